@@ -1,0 +1,215 @@
+package config
+
+// This file is the scenario schema: the Go shape every other package reads. Loading,
+// defaults and validation live beside it (load.go, defaults.go, validate.go).
+//
+// Naming: YAML keys are snake_case; MySQL settings keep MySQL's own names
+// (innodb_buffer_pool_size, ...), so a user can paste them from my.cnf.
+
+// Scenario is one runnable simulation: a machine, a MySQL configuration, data, load and
+// a schedule of DDL statements.
+type Scenario struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description,omitempty"`
+	Seed        uint64 `yaml:"seed"`
+
+	// Hardware is either a path to a profile file (relative to the scenario file) or an
+	// inline profile. After loading, HardwareProfile holds the resolved profile and
+	// HardwareRef the path it came from ("" when inline).
+	Hardware        HardwareRef `yaml:"hardware"`
+	HardwareProfile Hardware    `yaml:"-"`
+
+	MySQL MySQL `yaml:"mysql"`
+
+	// Policy selects the buffer-pool maintenance policy (policies/ registry name) and its
+	// parameters: `policy: fullscan` or `policy: {name: indexed, batch: 256}`.
+	Policy PolicySpec `yaml:"policy"`
+
+	Data     []Table     `yaml:"data"`
+	Warm     Warm        `yaml:"warm"`
+	Warmup   Duration    `yaml:"warmup"`   // virtual time simulated before measuring starts
+	Duration Duration    `yaml:"duration"` // measured virtual time after warmup
+	Workload []Workload  `yaml:"workload"`
+	Schedule []DDLEvent  `yaml:"schedule"`
+	Report   Report      `yaml:"report"`
+}
+
+// HardwareRef is a profile path or an inline Hardware; exactly one is set after decoding.
+type HardwareRef struct {
+	Path   string
+	Inline *Hardware
+}
+
+// Hardware describes the machine: cores, memory, storage devices and the model's cost
+// constants. Every constant carries, in the profile YAML, a comment saying where its value
+// comes from.
+type Hardware struct {
+	Name    string   `yaml:"name"`
+	Cores   int      `yaml:"cores"`   // hardware threads the OS schedules on
+	Memory  Size     `yaml:"memory"`
+	Storage Storage  `yaml:"storage"`
+	Costs   Costs    `yaml:"costs"`
+	Quantum Duration `yaml:"quantum"` // scheduler time slice when threads outnumber cores
+}
+
+// Storage holds the devices the model uses.
+type Storage struct {
+	Data Device `yaml:"data"` // tablespaces, doublewrite
+	Log  Device `yaml:"log"`  // redo log (commit fsync)
+	Temp Device `yaml:"temp"` // sort runs, temp tablespaces
+}
+
+// Device is one storage device.
+type Device struct {
+	Channels  int          `yaml:"channels"`  // operations served in parallel (queue depth)
+	Read      Distribution `yaml:"read"`      // latency of one read
+	Write     Distribution `yaml:"write"`     // latency of one write
+	Sync      Distribution `yaml:"sync"`      // latency of an fsync (log device commit)
+	Bandwidth Size         `yaml:"bandwidth"` // bytes per second, 0 = unlimited
+}
+
+// Distribution is a latency distribution:
+//   {dist: constant, value: 100us}
+//   {dist: exponential, mean: 100us}
+//   {dist: lognormal, p50: 100us, p99: 1ms}
+//   {dist: empirical, table: [[0.5, 100us], [0.99, 1ms], [1.0, 5ms]]}
+type Distribution struct {
+	Dist  string          `yaml:"dist"`
+	Value Duration        `yaml:"value,omitempty"`
+	Mean  Duration        `yaml:"mean,omitempty"`
+	P50   Duration        `yaml:"p50,omitempty"`
+	P99   Duration        `yaml:"p99,omitempty"`
+	Table []QuantilePoint `yaml:"table,omitempty"`
+}
+
+// QuantilePoint is one row of an empirical latency table: P(latency <= Value) = Q.
+type QuantilePoint struct {
+	Q     float64
+	Value Duration
+}
+
+// Costs are the model's CPU cost constants, in virtual time per unit of work.
+type Costs struct {
+	PageHit        Duration `yaml:"page_hit"`        // page-hash lookup + buffer-fix + latch of a resident page
+	PageMiss       Duration `yaml:"page_miss"`       // CPU of the miss path besides the I/O wait (frame setup, hash insert)
+	ListNode       Duration `yaml:"list_node"`       // visiting one LRU/flush-list node in a scan (a cache-missing pointer chase)
+	Row            Duration `yaml:"row"`             // evaluating one row in a statement (parse, copy, compare)
+	Statement      Duration `yaml:"statement"`       // fixed per-statement CPU (parse, optimize, network round trip on the server side)
+	Commit         Duration `yaml:"commit"`          // CPU of a commit besides the log write
+	MutexHandoff   Duration `yaml:"mutex_handoff"`   // futex wake-up of a sleeping waiter
+	MutexSpin      Duration `yaml:"mutex_spin"`      // spin before sleeping (innodb_spin_wait_delay x rounds)
+	ContextSwitch  Duration `yaml:"context_switch"`  // scheduler switch cost charged per time slice
+	AHIDrop        Duration `yaml:"ahi_drop"`        // removing one page's adaptive-hash entries
+	PageFree       Duration `yaml:"page_free"`       // removing one page from LRU/hash/flush list and freeing it
+	PageFlushCPU   Duration `yaml:"page_flush_cpu"`  // CPU to prepare one page write (checksum, doublewrite copy)
+	SortRow        Duration `yaml:"sort_row"`        // one row through the DDL sort (key extract + compare share)
+	MergeRow       Duration `yaml:"merge_row"`       // one row through one merge pass
+	LoadRow        Duration `yaml:"load_row"`        // one row appended by the bulk loader
+	Connect        Duration `yaml:"connect"`         // server-side CPU of connect + auth + disconnect
+	TempTableRow   Duration `yaml:"temp_table_row"`  // one row into an internal temp table
+}
+
+// MySQL is the configuration subset the model reads, with MySQL's names and defaults.
+type MySQL struct {
+	Version                    string   `yaml:"version"` // "5.7.x" or "8.0.x"; selects locking and DDL routines
+	BufferPoolSize             Size     `yaml:"innodb_buffer_pool_size"`
+	BufferPoolInstances        int      `yaml:"innodb_buffer_pool_instances"`
+	PageSize                   Size     `yaml:"innodb_page_size"`
+	OldBlocksPct               int      `yaml:"innodb_old_blocks_pct"`
+	OldBlocksTime              Duration `yaml:"innodb_old_blocks_time"`
+	PageCleaners               int      `yaml:"innodb_page_cleaners"`
+	IOCapacity                 int      `yaml:"innodb_io_capacity"`
+	IOCapacityMax              int      `yaml:"innodb_io_capacity_max"`
+	LRUScanDepth               int      `yaml:"innodb_lru_scan_depth"`
+	AdaptiveHashIndex          *bool    `yaml:"innodb_adaptive_hash_index"`
+	Doublewrite                *bool    `yaml:"innodb_doublewrite"`
+	LogFileSize                Size     `yaml:"innodb_log_file_size"`
+	LogFilesInGroup            int      `yaml:"innodb_log_files_in_group"`
+	MaxDirtyPagesPct           float64  `yaml:"innodb_max_dirty_pages_pct"`
+	MaxDirtyPagesPctLWM        float64  `yaml:"innodb_max_dirty_pages_pct_lwm"`
+	AdaptiveFlushingLWM        float64  `yaml:"innodb_adaptive_flushing_lwm"`
+	FlushLogAtTrxCommit        int      `yaml:"innodb_flush_log_at_trx_commit"`
+	SortBufferSize             Size     `yaml:"innodb_sort_buffer_size"`
+	DDLThreads                 int      `yaml:"innodb_ddl_threads"`
+	DDLBufferSize              Size     `yaml:"innodb_ddl_buffer_size"`
+	ParallelReadThreads        int      `yaml:"innodb_parallel_read_threads"`
+	AlterTableProgress         *bool    `yaml:"alter_table_progress"` // performance_schema stage instrumentation (observer counting pass)
+}
+
+// PolicySpec names a policy and carries its parameters (every key besides name).
+type PolicySpec struct {
+	Name   string
+	Params map[string]string
+}
+
+// Table is one group of tables in the data set.
+type Table struct {
+	Name    string `yaml:"name"`
+	Kind    string `yaml:"kind"`   // sysbench (default) | tpcc | insert_benchmark
+	Tables  int    `yaml:"tables"` // number of tables in the group (sbtest1..N)
+	Rows    Count  `yaml:"rows"`   // rows per table; or Size
+	Size    Size   `yaml:"size"`   // on-disk size per table; rows derived from the row size
+	RowSize Size   `yaml:"row_size"`
+	// Warehouses for kind tpcc.
+	Warehouses int `yaml:"warehouses"`
+	// SecondaryIndexes per table (sysbench: 1, the k index).
+	SecondaryIndexes *int `yaml:"secondary_indexes"`
+}
+
+// Warm describes the initial state of the pool.
+type Warm struct {
+	Fill       float64 `yaml:"fill"`        // fraction of the pool holding pages at t=0
+	DirtyFraction float64 `yaml:"dirty"`    // fraction of resident pages dirty at t=0
+}
+
+// Workload is one load generator; exactly one field is set.
+type Workload struct {
+	Sysbench             *Sysbench             `yaml:"sysbench,omitempty"`
+	TPCC                 *TPCC                 `yaml:"tpcc,omitempty"`
+	TempTableConnections *TempTableConnections `yaml:"temp_table_connections,omitempty"`
+}
+
+// Sysbench is sysbench 1.0's oltp_* scripts.
+type Sysbench struct {
+	Mix     string   `yaml:"mix"`     // oltp_read_write | oltp_read_only | oltp_write_only | oltp_point_select | oltp_update_index | oltp_insert
+	Threads int      `yaml:"threads"`
+	Tables  string   `yaml:"tables"`  // name of a data group
+	Rate    float64  `yaml:"rate"`    // transactions/s over all threads; 0 = closed loop
+	Rand    string   `yaml:"rand"`    // special | uniform | zipfian | pareto
+	Start   Duration `yaml:"start"`
+}
+
+// TPCC is tpcc-mysql's driver.
+type TPCC struct {
+	Threads int      `yaml:"threads"`
+	Data    string   `yaml:"data"` // name of a tpcc data group
+	Rate    float64  `yaml:"rate"`
+	Start   Duration `yaml:"start"`
+}
+
+// TempTableConnections is one client looping: connect, a statement that materializes an
+// internal temp table, disconnect.
+type TempTableConnections struct {
+	Threads   int      `yaml:"threads"`
+	TempRows  Count    `yaml:"temp_rows"` // rows materialized per statement
+	Think     Duration `yaml:"think"`     // client-side time between connections
+	Start     Duration `yaml:"start"`
+	Stop      Duration `yaml:"stop"` // 0 = until the end
+}
+
+// DDLEvent schedules a DDL statement.
+type DDLEvent struct {
+	At      Duration `yaml:"at"`
+	Every   Duration `yaml:"every"` // 0 = once
+	Count   int      `yaml:"count"` // with every: how many times (0 = until the end)
+	DDL     string   `yaml:"ddl"`   // create_index | optimize_table | drop_table | truncate_table | discard_tablespace | flush_for_export | encrypt_tablespace | decrypt_tablespace | undo_truncate
+	Table   string   `yaml:"table"` // data group name (first table of the group)
+	Columns []string `yaml:"columns"`
+	Indexes int      `yaml:"indexes"` // create_index: indexes built by the one statement (default 1)
+	Engine  string   `yaml:"engine"`  // innodb (default) | myrocks (create_index only)
+}
+
+// Report configures output.
+type Report struct {
+	Interval Duration `yaml:"interval"`
+}
