@@ -1,0 +1,163 @@
+package sim
+
+import "fmt"
+
+// Cores is a pool of N CPUs with a FIFO run queue and time slicing.
+//
+// Scheduling is round-robin: a thread on a core runs slices of at most one quantum while the
+// run queue is non-empty; at the end of a slice it goes to the back of the queue and its core
+// passes to the head. While nobody waits it keeps the core, and the kernel does not tick: a
+// long computation is one event, and an arrival in the run queue shortens the running slices
+// to their next quantum boundary (measured from when each was dispatched). The outcome equals
+// checking the queue at every quantum boundary, with fewer events.
+type Cores struct {
+	s       *Sim
+	quantum Time
+	free    []int32 // idle cores; non-empty only while the run queue is empty
+	run     []coreRun
+	queue   fifo[queued]
+	stats   CoreStats
+}
+
+type coreRun struct {
+	p          *Proc // nil while idle or handed to a waiter that has not resumed yet
+	start, end Time  // the current slice
+}
+
+type queued struct {
+	p     *Proc
+	since Time
+}
+
+type CoreStats struct {
+	BusyNs       Time // core-nanoseconds spent computing
+	RunQueueWait Histogram
+	// Slices counts runs on a core: from dispatch (or continuation) to preemption or completion.
+	// An uncontended computation is one slice however long it is.
+	Slices uint64
+}
+
+// NewCores returns n cores; quantum <= 0 disables time slicing (run to completion).
+func NewCores(s *Sim, n int, quantum Time) *Cores {
+	if n <= 0 {
+		panic(fmt.Sprintf("sim: NewCores(%d)", n))
+	}
+	c := &Cores{s: s, quantum: quantum, run: make([]coreRun, n), free: make([]int32, n)}
+	for i := range c.free {
+		c.free[i] = int32(n - 1 - i) // pop order 0, 1, 2, ...
+	}
+	return c
+}
+
+func (c *Cores) N() int { return len(c.run) }
+
+// Busy is the number of cores running a thread now.
+func (c *Cores) Busy() int { return len(c.run) - len(c.free) }
+
+// RunQueue is the number of threads waiting for a core.
+func (c *Cores) RunQueue() int { return c.queue.len() }
+
+// Stats returns a snapshot; BusyNs includes the elapsed part of slices still running.
+func (c *Cores) Stats() CoreStats {
+	st := c.stats
+	now := c.s.now
+	for i := range c.run {
+		if r := &c.run[i]; r.p != nil {
+			st.BusyNs += now - r.start
+		}
+	}
+	return st
+}
+
+// Utilization is BusyNs / (N × elapsed) over [0, Now].
+func (c *Cores) Utilization() float64 {
+	if c.s.now == 0 {
+		return 0
+	}
+	return float64(c.Stats().BusyNs) / (float64(len(c.run)) * float64(c.s.now))
+}
+
+// Compute makes p use a CPU for d of CPU time: it waits in the run queue while all cores are
+// busy and is time-sliced (quantum) while others wait. p holds no core while parked elsewhere.
+func (c *Cores) Compute(p *Proc, d Time) {
+	if d <= 0 {
+		return
+	}
+	s := c.s
+	var core int32
+	if n := len(c.free); n > 0 {
+		core = c.free[n-1]
+		c.free = c.free[:n-1]
+		c.stats.RunQueueWait.Record(0)
+	} else {
+		core = c.wait(p)
+	}
+	for rem := d; ; {
+		slice := rem
+		if c.quantum > 0 && c.queue.len() > 0 {
+			slice = min(rem, c.quantum)
+		}
+		r := &c.run[core]
+		r.p, r.start, r.end = p, s.now, s.now+slice
+		c.stats.Slices++
+		p.Sleep(slice) // preemptAt may move this wake earlier
+		r = &c.run[core]
+		ran := s.now - r.start
+		r.p = nil
+		c.stats.BusyNs += ran
+		rem -= ran
+		if rem <= 0 {
+			c.release(core)
+			return
+		}
+		if c.queue.len() == 0 {
+			continue // preempted for a waiter that has since got a core elsewhere
+		}
+		c.handoff(core)
+		core = c.wait(p)
+	}
+}
+
+// wait queues p for a core and returns the core handed to it.
+func (c *Cores) wait(p *Proc) int32 {
+	now := c.s.now
+	c.queue.push(queued{p, now})
+	if c.queue.len() == 1 && c.quantum > 0 {
+		c.preemptRunning()
+	}
+	p.Park()
+	c.stats.RunQueueWait.Record(c.s.now - now)
+	return p.core
+}
+
+// preemptRunning cuts every running slice to its next quantum boundary: the first waiter
+// has arrived, and round-robin would check the queue there.
+func (c *Cores) preemptRunning() {
+	now, q := c.s.now, c.quantum
+	for i := range c.run {
+		r := &c.run[i]
+		if r.p == nil {
+			continue
+		}
+		k := max(1, (now-r.start+q-1)/q)
+		if b := r.start + k*q; b < r.end {
+			r.end = b
+			c.s.Reschedule(r.p.wake, b)
+		}
+	}
+}
+
+func (c *Cores) release(core int32) {
+	if c.queue.len() > 0 {
+		c.handoff(core)
+		return
+	}
+	c.free = append(c.free, core)
+}
+
+// handoff gives core straight to the head of the run queue, so no later arrival can take it.
+func (c *Cores) handoff(core int32) {
+	w := c.queue.pop()
+	w.p.core = core
+	w.p.Wake(0)
+}

@@ -1,0 +1,132 @@
+package sim
+
+import "fmt"
+
+// Mutex is a FIFO mutex with optional spin-then-sleep and a hand-off latency.
+//
+// InnoDB's mutexes spin (burning CPU) before they sleep, and a sleeper is woken by a futex
+// wake-up that takes microseconds; both are first-order effects when a DDL holds a buffer-pool
+// mutex for a long scan, so both are modelled. Sleepers are served strictly in FIFO order and
+// ownership passes directly to the oldest one at Unlock (no barging).
+type Mutex struct {
+	s       *Sim
+	name    string
+	opt     MutexOptions
+	holder  *Proc
+	since   Time // when holder acquired
+	waiters fifo[*Proc]
+	stats   MutexStats
+	// per-kind histograms indexed by Proc.kindID; they alias the maps in stats
+	holdK, waitK []*Histogram
+}
+
+type MutexOptions struct {
+	Cores *Cores // where spinning burns CPU; nil = spinning uses no core (but still takes Spin)
+	Spin  Time   // a contended Lock spins this long (on a core) before sleeping
+	// Handoff is the delay between Unlock and the next waiter running (futex wake). The mutex
+	// is owned by the waiter during it, so it counts as the waiter's wait, not its hold.
+	Handoff Time
+}
+
+type MutexStats struct {
+	Acquisitions uint64
+	Contended    uint64
+	Wait         Histogram             // all acquisitions' wait, 0 for uncontended ones
+	HoldByKind   map[string]*Histogram // hold time by holder Proc.Kind()
+	WaitByKind   map[string]*Histogram
+}
+
+func NewMutex(s *Sim, name string, opt MutexOptions) *Mutex {
+	if opt.Spin < 0 || opt.Handoff < 0 {
+		panic(fmt.Sprintf("sim: mutex %s: negative Spin or Handoff", name))
+	}
+	return &Mutex{s: s, name: name, opt: opt, stats: MutexStats{
+		HoldByKind: map[string]*Histogram{},
+		WaitByKind: map[string]*Histogram{},
+	}}
+}
+
+func (m *Mutex) Name() string       { return m.name }
+func (m *Mutex) Holder() *Proc      { return m.holder }
+func (m *Mutex) Waiters() int       { return m.waiters.len() }
+func (m *Mutex) Stats() *MutexStats { return &m.stats }
+
+// Lock acquires m for p. Uncontended, it takes no virtual time and schedules no event.
+func (m *Mutex) Lock(p *Proc) {
+	if m.holder == nil && m.waiters.len() == 0 {
+		m.acquired(p, 0)
+		return
+	}
+	if m.holder == p {
+		panic(fmt.Sprintf("sim: mutex %s: recursive Lock by %s", m.name, p.name))
+	}
+	m.stats.Contended++
+	start := m.s.now
+	if m.opt.Spin > 0 {
+		if m.opt.Cores != nil {
+			m.opt.Cores.Compute(p, m.opt.Spin)
+		} else {
+			p.Sleep(m.opt.Spin)
+		}
+		if m.holder == nil && m.waiters.len() == 0 {
+			m.acquired(p, m.s.now-start)
+			return
+		}
+	}
+	m.waiters.push(p)
+	p.Park()
+	// Unlock made p the holder before waking it.
+	m.acquired(p, m.s.now-start)
+}
+
+// TryLock acquires m if it is free and nobody is queued; it never blocks.
+func (m *Mutex) TryLock(p *Proc) bool {
+	if m.holder != nil || m.waiters.len() > 0 {
+		return false
+	}
+	m.acquired(p, 0)
+	return true
+}
+
+func (m *Mutex) acquired(p *Proc, wait Time) {
+	m.holder = p
+	m.since = m.s.now
+	m.stats.Acquisitions++
+	m.stats.Wait.Record(wait)
+	m.kindHist(&m.waitK, m.stats.WaitByKind, p).Record(wait)
+}
+
+// Unlock releases m; with sleepers queued, the oldest becomes the holder and runs after
+// Handoff. Unlock by a process that does not hold m panics.
+func (m *Mutex) Unlock(p *Proc) {
+	if m.holder != p {
+		h := "nobody"
+		if m.holder != nil {
+			h = m.holder.name
+		}
+		panic(fmt.Sprintf("sim: mutex %s: Unlock by %s, held by %s", m.name, p.name, h))
+	}
+	m.kindHist(&m.holdK, m.stats.HoldByKind, p).Record(m.s.now - m.since)
+	if m.waiters.len() == 0 {
+		m.holder = nil
+		return
+	}
+	w := m.waiters.pop()
+	m.holder = w
+	w.Wake(m.opt.Handoff)
+}
+
+func (m *Mutex) kindHist(byID *[]*Histogram, byName map[string]*Histogram, p *Proc) *Histogram {
+	k := int(p.kindID)
+	if k < len(*byID) {
+		if h := (*byID)[k]; h != nil {
+			return h
+		}
+	} else {
+		*byID = append(*byID, make([]*Histogram, k+1-len(*byID))...)
+	}
+	h := new(Histogram)
+	(*byID)[k] = h
+	byName[p.kind] = h
+	return h
+}

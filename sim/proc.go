@@ -1,0 +1,165 @@
+package sim
+
+import (
+	"fmt"
+	"iter"
+	"runtime/debug"
+)
+
+// Proc is a simulated thread: body runs as a coroutine that blocks only through the kernel.
+type Proc struct {
+	s      *Sim
+	name   string
+	kind   string
+	kindID int32 // dense index of kind, so resources keep per-kind stats in slices
+	idx    int   // position in s.procs while live
+
+	next  func() (struct{}, bool)
+	stop  func()
+	yield func(struct{}) bool
+	// resume is bound once at Spawn so that waking a process schedules no new closure.
+	resume func()
+
+	wake      EventID // pending resumption, valid while scheduled
+	scheduled bool
+	done      bool
+
+	core int32 // the core handed to this process while it waited in a run queue
+}
+
+// ProcPanic is what Run panics with when a process body panics: the value, which process,
+// and the stack of the body at the panic (the re-panic in Run has lost it).
+type ProcPanic struct {
+	Proc  string
+	Kind  string
+	Value any
+	Stack []byte
+}
+
+func (e *ProcPanic) Error() string {
+	return fmt.Sprintf("sim: proc %q (%s) panicked: %v\n%s", e.Proc, e.Kind, e.Value, e.Stack)
+}
+
+func (e *ProcPanic) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// errStopped unwinds a parked body when Close stops it.
+type stopSignal struct{}
+
+// Spawn starts body at Now (as an event). kind groups processes in statistics ("fg", "ddl",
+// "cleaner", ...).
+func (s *Sim) Spawn(name, kind string, body func(p *Proc)) *Proc {
+	if s.closed {
+		panic("sim: Spawn after Close")
+	}
+	id, ok := s.kinds[kind]
+	if !ok {
+		id = int32(len(s.kinds))
+		s.kinds[kind] = id
+	}
+	p := &Proc{s: s, name: name, kind: kind, kindID: id, idx: len(s.procs)}
+	p.resume = func() { s.resumeScheduled(p) }
+	p.next, p.stop = iter.Pull(func(yield func(struct{}) bool) {
+		p.yield = yield
+		defer p.finish()
+		body(p)
+	})
+	s.procs = append(s.procs, p)
+	p.wake = s.At(s.now, p.resume)
+	p.scheduled = true
+	return p
+}
+
+// finish runs on the coroutine when the body returns, panics or is stopped.
+func (p *Proc) finish() {
+	p.done = true
+	s := p.s
+	if !s.closed {
+		last := s.procs[len(s.procs)-1]
+		s.procs[p.idx] = last
+		last.idx = p.idx
+		s.procs = s.procs[:len(s.procs)-1]
+	}
+	r := recover()
+	switch r.(type) {
+	case nil, stopSignal:
+		return
+	case *ProcPanic: // a nested kernel re-panicked already
+		panic(r)
+	}
+	panic(&ProcPanic{Proc: p.name, Kind: p.kind, Value: r, Stack: debug.Stack()})
+}
+
+func (s *Sim) resumeScheduled(p *Proc) {
+	p.scheduled = false
+	s.resumeNow(p)
+}
+
+// resumeNow runs p until it parks again. Only plain events may call it: one coroutine at a time.
+func (s *Sim) resumeNow(p *Proc) {
+	if s.cur != nil {
+		panic("sim: resuming " + p.name + " from inside proc " + s.cur.name)
+	}
+	s.cur = p
+	p.next()
+	s.cur = nil
+}
+
+func (p *Proc) Sim() *Sim      { return p.s }
+func (p *Proc) Now() Time      { return p.s.now }
+func (p *Proc) Name() string   { return p.name }
+func (p *Proc) Kind() string   { return p.kind }
+func (p *Proc) Done() bool     { return p.done }
+func (p *Proc) String() string { return p.name }
+
+// Sleep blocks p for d of virtual time without using a core. Sleep(0) lets every event
+// already scheduled for Now run first.
+func (p *Proc) Sleep(d Time) {
+	if d < 0 {
+		panic(fmt.Sprintf("sim: %s: Sleep(%v)", p.name, d))
+	}
+	p.Wake(d)
+	p.Park()
+}
+
+// Park blocks p until some other code calls Wake(p). Building block for resources.
+func (p *Proc) Park() {
+	if p.s.cur != p {
+		panic("sim: " + p.name + ".Park called from outside its own body")
+	}
+	if !p.yield(struct{}{}) {
+		panic(stopSignal{})
+	}
+}
+
+// Wake makes a parked p runnable at Now (via an event, so wake order is deterministic).
+// after>0 delays the resumption (e.g. a futex hand-off latency). A process has at most one
+// pending wake; a second Wake before it runs is a programmer error and panics.
+func (p *Proc) Wake(after Time) {
+	if p.done {
+		panic("sim: Wake of finished proc " + p.name)
+	}
+	if p.scheduled {
+		panic("sim: Wake of proc " + p.name + " that already has a pending wake")
+	}
+	p.wake = p.s.At(p.s.now+after, p.resume)
+	p.scheduled = true
+}
+
+// Close ends every process still parked (their bodies never resume; deferred calls in them
+// run) and releases their goroutines. The Sim cannot Run afterwards.
+func (s *Sim) Close() {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	procs := s.procs
+	s.procs = nil
+	for _, p := range procs {
+		if !p.done {
+			p.stop()
+		}
+	}
+}

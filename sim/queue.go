@@ -1,0 +1,331 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+)
+
+// EventID names a scheduled event so it can be cancelled or rescheduled. The zero value is
+// never a live event: generations start at 1, so a stale or zero ID is always detected.
+type EventID struct {
+	slot int32
+	gen  uint32
+}
+
+// String prints the ID for traces, e.g. "ev12.3" (slot 12, generation 3).
+func (id EventID) String() string { return fmt.Sprintf("ev%d.%d", id.slot, id.gen) }
+
+// An entry is one pending event in the heap. key packs the sequence number (high bits) above
+// the slot (low bits) so an entry is 16 bytes and the four children of a node share one
+// 64-byte cache line; comparing keys compares sequence numbers because those are unique.
+type entry struct {
+	at  Time
+	key uint64
+}
+
+const (
+	slotBits = 24
+	slotMask = 1<<slotBits - 1
+	// maxSlots bounds the pending set. The design keeps pending events proportional to
+	// active actors (threads, I/Os, timers), so 16 M is far beyond any sane model.
+	maxSlots = 1 << slotBits
+	// heapPad puts the root at index 3 so that the children of every node, 4(i-2)..4(i-2)+3,
+	// start at a multiple of four entries.
+	heapPad = 3
+)
+
+// seqLimit is when sequence numbers are renumbered (40 bits ≈ 10^12 events). A variable so
+// tests can force the renumbering path.
+var seqLimit uint64 = 1 << (64 - slotBits)
+
+// slot is an event's stable home while it moves inside the heap.
+type slot struct {
+	fn  func()
+	pos int32 // index in Sim.heap, or -1 when free
+	gen uint32
+}
+
+// Sim owns the clock, the event queue and the processes.
+//
+//	s := sim.New(seed)
+//	defer s.Close()
+//	s.Spawn("worker", "fg", func(p *sim.Proc) { p.Sleep(sim.Millisecond) })
+//	s.Run(10 * sim.Second)
+type Sim struct {
+	now   Time
+	seed  uint64
+	seq   uint64
+	fired uint64
+
+	heap  []entry // heap[heapPad:] is a 4-ary min-heap on (at, key)
+	slots []slot
+	free  []int32
+
+	running, stopped, closed bool
+
+	cur     *Proc   // the coroutine running now, nil in plain events
+	procs   []*Proc // live processes, for Close
+	kinds   map[string]int32
+	streams map[string]*rand.Rand
+}
+
+// New returns a kernel whose random streams all derive from seed.
+func New(seed uint64) *Sim {
+	return &Sim{
+		seed:    seed,
+		heap:    make([]entry, heapPad, 64),
+		kinds:   map[string]int32{},
+		streams: map[string]*rand.Rand{},
+	}
+}
+
+func (s *Sim) Now() Time    { return s.now }
+func (s *Sim) Seed() uint64 { return s.seed }
+
+// Pending is the number of scheduled events that have neither fired nor been cancelled.
+func (s *Sim) Pending() int        { return len(s.heap) - heapPad }
+func (s *Sim) EventsFired() uint64 { return s.fired }
+
+// Current returns the process whose code is running, or nil inside a plain event.
+func (s *Sim) Current() *Proc { return s.cur }
+
+// At schedules fn at absolute time t (t < Now panics). Same-time events run in scheduling order.
+func (s *Sim) At(t Time, fn func()) EventID {
+	if t < s.now {
+		panic(fmt.Sprintf("sim: At(%v) is before Now (%v)", t, s.now))
+	}
+	if fn == nil {
+		panic("sim: At with nil func")
+	}
+	seq := s.nextSeq() // before taking a slot: renumbering rewrites positions
+	var i int32
+	if n := len(s.free); n > 0 {
+		i = s.free[n-1]
+		s.free = s.free[:n-1]
+	} else {
+		if len(s.slots) >= maxSlots {
+			panic("sim: more than 16M pending events; the model schedules per page, not per actor")
+		}
+		i = int32(len(s.slots))
+		s.slots = append(s.slots, slot{gen: 1})
+	}
+	sl := &s.slots[i]
+	sl.fn = fn
+	n := len(s.heap)
+	sl.pos = int32(n)
+	s.heap = append(s.heap, entry{at: t, key: seq<<slotBits | uint64(i)})
+	s.up(n)
+	return EventID{slot: i, gen: sl.gen}
+}
+
+// After schedules fn d from now (d < 0 panics).
+func (s *Sim) After(d Time, fn func()) EventID { return s.At(s.now+d, fn) }
+
+func (s *Sim) nextSeq() uint64 {
+	if s.seq >= seqLimit {
+		s.renumber()
+	}
+	q := s.seq
+	s.seq++
+	return q
+}
+
+// renumber compacts sequence numbers once they near the bit budget. Pending events keep their
+// relative order, and a sorted array is a valid heap, so positions are just rewritten.
+func (s *Sim) renumber() {
+	h := s.heap[heapPad:]
+	slices.SortFunc(h, func(a, b entry) int {
+		if less(a, b) {
+			return -1
+		}
+		return 1
+	})
+	for j := range h {
+		sl := h[j].key & slotMask
+		h[j].key = uint64(j)<<slotBits | sl
+		s.slots[sl].pos = int32(j + heapPad)
+	}
+	s.seq = uint64(len(h))
+}
+
+// lookup returns the slot of a live event, or nil for a stale or zero ID.
+func (s *Sim) lookup(id EventID) *slot {
+	if id.slot < 0 || int(id.slot) >= len(s.slots) {
+		return nil
+	}
+	sl := &s.slots[id.slot]
+	if sl.gen != id.gen || sl.pos < 0 || sl.fn == nil {
+		return nil
+	}
+	return sl
+}
+
+// Cancel removes a pending event; false if it already fired or was cancelled.
+func (s *Sim) Cancel(id EventID) bool {
+	sl := s.lookup(id)
+	if sl == nil {
+		return false
+	}
+	s.remove(int(sl.pos))
+	s.release(id.slot)
+	return true
+}
+
+// Reschedule moves a pending event to t (t < Now panics), keeping its ID. It runs after any
+// event already scheduled for t, as if scheduled now. False if the event is not pending.
+func (s *Sim) Reschedule(id EventID, t Time) bool {
+	sl := s.lookup(id)
+	if sl == nil {
+		return false
+	}
+	if t < s.now {
+		panic(fmt.Sprintf("sim: Reschedule(%v) is before Now (%v)", t, s.now))
+	}
+	k := s.nextSeq()<<slotBits | uint64(id.slot)
+	i := int(s.slots[id.slot].pos) // renumbering may have moved it
+	s.heap[i] = entry{at: t, key: k}
+	if !s.up(i) {
+		s.down(i)
+	}
+	return true
+}
+
+// EventTime returns when a pending event will fire.
+func (s *Sim) EventTime(id EventID) (Time, bool) {
+	sl := s.lookup(id)
+	if sl == nil {
+		return 0, false
+	}
+	return s.heap[sl.pos].at, true
+}
+
+func (s *Sim) release(i int32) {
+	sl := &s.slots[i]
+	sl.fn = nil
+	sl.pos = -1
+	sl.gen++
+	if sl.gen == 0 {
+		sl.gen = 1
+	}
+	s.free = append(s.free, i)
+}
+
+// Run fires events in (time, sequence) order until the queue is empty, Stop is called, or the
+// next event is after until; then Now() == until (unless stopped earlier, or until is
+// Forever, which leaves Now at the last event). A panic in an event or process propagates.
+func (s *Sim) Run(until Time) {
+	if s.running {
+		panic("sim: Run called from inside Run")
+	}
+	if s.closed {
+		panic("sim: Run after Close")
+	}
+	s.running, s.stopped = true, false
+	defer func() { s.running = false }()
+	for len(s.heap) > heapPad {
+		e := s.heap[heapPad]
+		if e.at > until {
+			break
+		}
+		i := int32(e.key & slotMask)
+		s.popTop()
+		sl := &s.slots[i]
+		fn := sl.fn
+		sl.fn = nil
+		sl.pos = -1
+		sl.gen++
+		if sl.gen == 0 {
+			sl.gen = 1
+		}
+		s.free = append(s.free, i)
+		s.now = e.at
+		s.fired++
+		fn()
+		if s.stopped {
+			return
+		}
+	}
+	if until != Forever && until > s.now {
+		s.now = until
+	}
+}
+
+// Stop makes Run return after the event that is running now.
+func (s *Sim) Stop() { s.stopped = true }
+
+func less(a, b entry) bool {
+	return a.at < b.at || (a.at == b.at && a.key < b.key)
+}
+
+// up moves heap[i] towards the root; it reports whether it moved.
+func (s *Sim) up(i int) bool {
+	h := s.heap
+	e := h[i]
+	start := i
+	for i > heapPad {
+		p := (i-heapPad-1)>>2 + heapPad
+		if !less(e, h[p]) {
+			break
+		}
+		h[i] = h[p]
+		s.slots[h[i].key&slotMask].pos = int32(i)
+		i = p
+	}
+	h[i] = e
+	s.slots[e.key&slotMask].pos = int32(i)
+	return i != start
+}
+
+// down moves heap[i] towards the leaves.
+func (s *Sim) down(i int) {
+	h := s.heap
+	n := len(h)
+	e := h[i]
+	for {
+		c := (i-heapPad)<<2 + 1 + heapPad
+		if c >= n {
+			break
+		}
+		m := c
+		me := h[c]
+		end := min(c+4, n)
+		for j := c + 1; j < end; j++ {
+			if less(h[j], me) {
+				m, me = j, h[j]
+			}
+		}
+		if !less(me, e) {
+			break
+		}
+		h[i] = me
+		s.slots[me.key&slotMask].pos = int32(i)
+		i = m
+	}
+	h[i] = e
+	s.slots[e.key&slotMask].pos = int32(i)
+}
+
+func (s *Sim) popTop() {
+	last := len(s.heap) - 1
+	if last > heapPad {
+		s.heap[heapPad] = s.heap[last]
+		s.heap = s.heap[:last]
+		s.down(heapPad)
+	} else {
+		s.heap = s.heap[:last]
+	}
+}
+
+func (s *Sim) remove(i int) {
+	last := len(s.heap) - 1
+	if i != last {
+		s.heap[i] = s.heap[last]
+		s.heap = s.heap[:last]
+		if !s.up(i) {
+			s.down(i)
+		}
+	} else {
+		s.heap = s.heap[:last]
+	}
+}
