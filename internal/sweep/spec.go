@@ -51,10 +51,10 @@ type Spec struct {
 
 // Block is one axis block: its points are combined with the other blocks' as a product.
 type Block struct {
-	Kind   string    // grid | zip | points
-	Paths  []string  // grid/zip: the paths in file order
+	Kind   string     // grid | zip | points
+	Paths  []string   // grid/zip: the paths in file order
 	Values [][]string // grid/zip: Values[i] lists Paths[i]'s values; points: unused
-	Points [][]Param // points: explicit assignments
+	Points [][]Param  // points: explicit assignments
 }
 
 // reserved names are output columns; an axis path may not take them.
