@@ -17,11 +17,14 @@ type Cores struct {
 	run     []coreRun
 	queue   fifo[queued]
 	stats   CoreStats
+	dseq    uint64  // slice counter: orders slices that started at the same instant
+	scratch []int32 // preemptRunning's candidates, kept to avoid allocating
 }
 
 type coreRun struct {
 	p          *Proc // nil while idle or handed to a waiter that has not resumed yet
 	start, end Time  // the current slice
+	seq        uint64
 }
 
 type queued struct {
@@ -98,7 +101,8 @@ func (c *Cores) Compute(p *Proc, d Time) {
 			slice = min(rem, c.quantum)
 		}
 		r := &c.run[core]
-		r.p, r.start, r.end = p, s.now, s.now+slice
+		r.p, r.start, r.end, r.seq = p, s.now, s.now+slice, c.dseq
+		c.dseq++
 		c.stats.Slices++
 		p.Sleep(slice) // preemptAt may move this wake earlier
 		r = &c.run[core]
@@ -131,9 +135,12 @@ func (c *Cores) wait(p *Proc) int32 {
 }
 
 // preemptRunning cuts every running slice to its next quantum boundary: the first waiter
-// has arrived, and round-robin would check the queue there.
+// has arrived, and round-robin would check the queue there. Slices are moved in the order they
+// started, so that threads whose boundaries coincide yield in the order a ticking scheduler
+// would have scheduled their ticks.
 func (c *Cores) preemptRunning() {
 	now, q := c.s.now, c.quantum
+	cand := c.scratch[:0]
 	for i := range c.run {
 		r := &c.run[i]
 		if r.p == nil {
@@ -142,9 +149,19 @@ func (c *Cores) preemptRunning() {
 		k := max(1, (now-r.start+q-1)/q)
 		if b := r.start + k*q; b < r.end {
 			r.end = b
-			c.s.Reschedule(r.p.wake, b)
+			j := len(cand)
+			cand = append(cand, int32(i))
+			for ; j > 0 && c.run[cand[j-1]].seq > r.seq; j-- {
+				cand[j] = cand[j-1]
+			}
+			cand[j] = int32(i)
 		}
 	}
+	for _, i := range cand {
+		r := &c.run[i]
+		c.s.Reschedule(r.p.wake, r.end)
+	}
+	c.scratch = cand
 }
 
 func (c *Cores) release(core int32) {

@@ -154,12 +154,16 @@ func (s *Sim) Close() {
 	if s.closed {
 		return
 	}
+	if s.running {
+		panic("sim: Close called from inside Run")
+	}
 	s.closed = true
 	procs := s.procs
 	s.procs = nil
 	for _, p := range procs {
 		if !p.done {
 			p.stop()
+			p.done = true // a body that never started has no finish to say so
 		}
 	}
 }

@@ -1,0 +1,178 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// finishTimes runs threads each computing d on c, all spawned at 0, and returns when each ended.
+func finishTimes(c *Cores, threads int, d Time) []Time {
+	s := c.s
+	out := make([]Time, threads)
+	for i := range threads {
+		s.Spawn(fmt.Sprint("t", i), "fg", func(p *Proc) {
+			c.Compute(p, d)
+			out[i] = p.Now()
+		})
+	}
+	s.Run(Forever)
+	return out
+}
+
+func TestCoresTimeSlicingTwoCoresThreeThreads(t *testing.T) {
+	// Hand schedule, quantum 10ms: [0,10) A B; [10,20) C A; [20,30) B C; [30,40) A B; [40,50) C.
+	// 9 quanta of work on 2 cores take 5 rounds, so the last thread ends at 50ms, not at the
+	// fluid 45ms; with a 5ms quantum the 18 quanta fit exactly in 9 rounds = 45ms.
+	s := New(1)
+	defer s.Close()
+	c := NewCores(s, 2, 10*Millisecond)
+	got := finishTimes(c, 3, 30*Millisecond)
+	if want := []Time{40 * Millisecond, 40 * Millisecond, 50 * Millisecond}; !slices.Equal(got, want) {
+		t.Fatalf("finish %v, want %v", got, want)
+	}
+	st := c.Stats()
+	if st.BusyNs != 90*Millisecond {
+		t.Fatalf("busy %v", st.BusyNs)
+	}
+	if st.RunQueueWait.Count() != 3+6 { // 3 first dispatches + 6 preemptions (10, 20, 30ms)
+		t.Fatalf("run queue waits %d", st.RunQueueWait.Count())
+	}
+
+	s2 := New(1)
+	defer s2.Close()
+	got = finishTimes(NewCores(s2, 2, 5*Millisecond), 3, 30*Millisecond)
+	for _, f := range got {
+		if f < 30*Millisecond || f > 45*Millisecond {
+			t.Fatalf("quantum 5ms: finish %v outside [30ms, 45ms]", got)
+		}
+	}
+	if slices.Max(got) != 45*Millisecond {
+		t.Fatalf("quantum 5ms: makespan %v", slices.Max(got))
+	}
+}
+
+// With c cores and c+k threads each computing X = m quanta, round robin finishes the work
+// in ceil((c+k)·m / c) rounds of one quantum; nobody finishes before X.
+func TestCoresMakespan(t *testing.T) {
+	const q = Millisecond
+	for c := 1; c <= 4; c++ {
+		for k := 0; k <= 5; k++ {
+			for _, m := range []int{1, 3, 7} {
+				s := New(1)
+				cores := NewCores(s, c, q)
+				got := finishTimes(cores, c+k, Time(m)*q)
+				s.Close()
+				rounds := ((c+k)*m + c - 1) / c
+				if mx := slices.Max(got); mx != Time(rounds)*q {
+					t.Errorf("c=%d k=%d m=%d: makespan %v, want %v", c, k, m, mx, Time(rounds)*q)
+				}
+				if mn := slices.Min(got); mn < Time(m)*q {
+					t.Errorf("c=%d k=%d m=%d: a thread finished at %v before its %v of CPU", c, k, m, mn, Time(m)*q)
+				}
+				if u := cores.Utilization(); k > 0 && m > 1 && u < float64((c+k)*m)/float64(c*rounds)-1e-9 {
+					t.Errorf("utilization %v", u)
+				}
+			}
+		}
+	}
+}
+
+func TestCoresUncontendedIsOneSlice(t *testing.T) {
+	s := New(1)
+	defer s.Close()
+	c := NewCores(s, 2, Millisecond)
+	got := finishTimes(c, 2, Second)
+	if got[0] != Second || got[1] != Second || c.Stats().Slices != 2 || s.EventsFired() != 4 {
+		t.Fatalf("finish %v slices %d events %d", got, c.Stats().Slices, s.EventsFired())
+	}
+	s.Spawn("zero", "fg", func(p *Proc) { c.Compute(p, 0) })
+	before := s.EventsFired()
+	s.Run(Forever)
+	if s.EventsFired() != before+1 { // only the spawn
+		t.Fatal("Compute(0) scheduled events")
+	}
+}
+
+// tickCores is the literal round-robin scheduler the fast one must equal: every slice is at
+// most one quantum, and at each boundary the thread yields iff someone waits.
+type tickCores struct {
+	q     Time
+	free  int
+	queue []*Proc
+}
+
+func (c *tickCores) Compute(p *Proc, d Time) {
+	if c.free > 0 {
+		c.free--
+	} else {
+		c.queue = append(c.queue, p)
+		p.Park()
+	}
+	for rem := d; ; {
+		sl := min(rem, c.q)
+		p.Sleep(sl)
+		if rem -= sl; rem == 0 {
+			break
+		}
+		if len(c.queue) > 0 {
+			w := c.queue[0]
+			c.queue = append(c.queue[1:], p)
+			w.Wake(0)
+			p.Park()
+		}
+	}
+	if len(c.queue) > 0 {
+		w := c.queue[0]
+		c.queue = c.queue[1:]
+		w.Wake(0)
+		return
+	}
+	c.free++
+}
+
+type computer interface{ Compute(p *Proc, d Time) }
+
+// TestCoresAgainstTickingOracle runs random sleep/compute workloads on both schedulers and
+// compares every thread's completion times.
+func TestCoresAgainstTickingOracle(t *testing.T) {
+	for seed := range uint64(40) {
+		r := rand.New(rand.NewPCG(seed, 7))
+		n := 1 + r.IntN(4)
+		q := Time(1+r.IntN(5)) * Millisecond
+		threads := 1 + r.IntN(9)
+		type step struct{ sleep, cpu Time }
+		plan := make([][]step, threads)
+		for i := range plan {
+			for range 1 + r.IntN(8) {
+				plan[i] = append(plan[i], step{Time(r.Int64N(int64(20 * Millisecond))), Time(1 + r.Int64N(int64(30*Millisecond)))})
+			}
+		}
+		run := func(mk func(s *Sim) computer) ([]string, uint64) {
+			s := New(seed)
+			defer s.Close()
+			c := mk(s)
+			var log []string
+			for i, st := range plan {
+				s.Spawn(fmt.Sprint("t", i), "fg", func(p *Proc) {
+					for j, x := range st {
+						p.Sleep(x.sleep)
+						c.Compute(p, x.cpu)
+						log = append(log, fmt.Sprintf("%s.%d@%d", p.Name(), j, p.Now()))
+					}
+				})
+			}
+			s.Run(Forever)
+			return log, s.EventsFired()
+		}
+		fast, fastEv := run(func(s *Sim) computer { return NewCores(s, n, q) })
+		slow, slowEv := run(func(s *Sim) computer { return &tickCores{q: q, free: n} })
+		if !slices.Equal(fast, slow) {
+			t.Fatalf("seed %d (cores %d, quantum %v): fast\n%v\nticking\n%v", seed, n, q, fast, slow)
+		}
+		if fastEv > slowEv {
+			t.Errorf("seed %d: fast scheduler fired %d events, ticking %d", seed, fastEv, slowEv)
+		}
+	}
+}
