@@ -1,0 +1,263 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// crossChecks are the judgements that involve more than one field: references between
+// sections, orderings, and the shape of latency distributions.
+func crossChecks(sc *Scenario) []verr {
+	var out []verr
+	add := func(path, msg string, deps ...string) {
+		out = append(out, verr{path: path, msg: msg, deps: deps})
+	}
+	hw, m := &sc.HardwareProfile, &sc.MySQL
+
+	if sc.Hardware.IsZero() && reflect.ValueOf(*hw).IsZero() {
+		add("hardware", "missing: expected a profile path (hardware: profiles/8c-64g.yaml) or an inline hardware mapping")
+	} else {
+		out = append(out, checkHardware(hw)...)
+		if hw.Memory > 0 && m.BufferPoolSize > hw.Memory {
+			add("mysql.innodb_buffer_pool_size", fmt.Sprintf("expected at most hardware.memory (%s)", hw.Memory), "hardware.memory", "hardware")
+		}
+	}
+	if m.IOCapacityMax < m.IOCapacity {
+		add("mysql.innodb_io_capacity_max", fmt.Sprintf("expected at least innodb_io_capacity (%d)", m.IOCapacity), "mysql.innodb_io_capacity")
+	}
+	if m.MaxDirtyPagesPctLWM > m.MaxDirtyPagesPct {
+		add("mysql.innodb_max_dirty_pages_pct_lwm", fmt.Sprintf("expected at most innodb_max_dirty_pages_pct (%g)", m.MaxDirtyPagesPct), "mysql.innodb_max_dirty_pages_pct")
+	}
+
+	end := sc.Warmup + sc.Duration
+	if sc.Duration > 0 && sc.Report.Interval > sc.Duration {
+		add("report.interval", fmt.Sprintf("expected at most duration (%s)", sc.Duration), "duration")
+	}
+
+	groups := map[string]*Table{}
+	for i := range sc.Data {
+		t := &sc.Data[i]
+		p := fmt.Sprintf("data[%d]", i)
+		if t.Name != "" {
+			if _, dup := groups[t.Name]; dup {
+				add(p+".name", fmt.Sprintf("duplicate data group name %q", t.Name))
+			}
+			groups[t.Name] = t
+		}
+		switch t.Kind {
+		case "tpcc":
+			if t.Warehouses <= 0 {
+				add(p+".warehouses", "missing: a tpcc group needs warehouses >= 1")
+			}
+			if t.Rows != 0 || t.Size != 0 {
+				add(p, "a tpcc group is sized by warehouses, not rows or size")
+			}
+		default:
+			if (t.Rows > 0) == (t.Size > 0) {
+				add(p, "expected exactly one of rows or size", p+".rows", p+".size")
+			}
+			if t.Warehouses != 0 {
+				add(p+".warehouses", "only tpcc groups have warehouses")
+			}
+		}
+	}
+	ref := func(path, name, kind string) {
+		t, ok := groups[name]
+		switch {
+		case name == "":
+			return // reported by the per-field rule
+		case !ok:
+			add(path, fmt.Sprintf("no data group named %q (data names: %s)", name, groupNames(sc)))
+		case kind != "" && t.Kind != kind:
+			add(path, fmt.Sprintf("data group %q is %s, expected a %s group", name, t.Kind, kind))
+		}
+	}
+
+	for i, w := range sc.Workload {
+		p := fmt.Sprintf("workload[%d]", i)
+		n := 0
+		for _, set := range []bool{w.Sysbench != nil, w.TPCC != nil, w.TempTableConnections != nil} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			add(p, fmt.Sprintf("expected exactly one of %v, found %d", WorkloadKinds, n))
+		}
+		startCheck := func(path string, start Duration) {
+			if sc.Duration > 0 && start >= end {
+				add(path, fmt.Sprintf("expected a start before the end of the run (warmup+duration = %s)", end), "warmup", "duration")
+			}
+		}
+		if s := w.Sysbench; s != nil {
+			ref(p+".sysbench.tables", s.Tables, "")
+			startCheck(p+".sysbench.start", s.Start)
+		}
+		if t := w.TPCC; t != nil {
+			ref(p+".tpcc.data", t.Data, "tpcc")
+			startCheck(p+".tpcc.start", t.Start)
+		}
+		if t := w.TempTableConnections; t != nil {
+			startCheck(p+".temp_table_connections.start", t.Start)
+			if t.Stop != 0 && t.Stop <= t.Start {
+				add(p+".temp_table_connections.stop", fmt.Sprintf("expected stop after start (%s)", t.Start), p+".temp_table_connections.start")
+			}
+		}
+	}
+
+	for i, e := range sc.Schedule {
+		p := fmt.Sprintf("schedule[%d]", i)
+		if sc.Duration > 0 && e.At >= end {
+			add(p+".at", fmt.Sprintf("expected a time within the run: at is measured from the start of warmup and warmup+duration = %s", end), "warmup", "duration")
+		}
+		if e.DDL == "undo_truncate" {
+			if e.Table != "" {
+				add(p+".table", "undo_truncate works on undo tablespaces and takes no table")
+			}
+		} else if e.Table == "" {
+			add(p+".table", "missing: expected the name of a data group")
+		} else {
+			ref(p+".table", e.Table, "")
+		}
+		if e.DDL == "create_index" {
+			if len(e.Columns) == 0 {
+				add(p+".columns", "missing: create_index needs columns, e.g. [c]")
+			}
+			if e.Indexes < 1 {
+				add(p+".indexes", "expected at least 1 index")
+			}
+		} else {
+			if len(e.Columns) > 0 {
+				add(p+".columns", "only create_index takes columns")
+			}
+			if e.Indexes > 1 {
+				add(p+".indexes", "only create_index builds indexes")
+			}
+			if e.Engine == "myrocks" {
+				add(p+".engine", "myrocks is modelled for create_index only")
+			}
+		}
+		if e.Count > 0 && e.Every == 0 {
+			add(p+".count", "count repeats a DDL and needs every")
+		}
+	}
+	return out
+}
+
+func groupNames(sc *Scenario) string {
+	s := ""
+	for i, t := range sc.Data {
+		if i > 0 {
+			s += ", "
+		}
+		s += t.Name
+	}
+	if s == "" {
+		return "none defined"
+	}
+	return s
+}
+
+func checkHardware(hw *Hardware) []verr {
+	var out []verr
+	devices := []struct {
+		name string
+		dev  *Device
+	}{{"data", &hw.Storage.Data}, {"log", &hw.Storage.Log}, {"temp", &hw.Storage.Temp}}
+	for _, d := range devices {
+		p := "hardware.storage." + d.name
+		// The log and temp devices are optional: omitted, the model puts that traffic on the
+		// data device.
+		if d.name != "data" && !d.dev.IsSet() {
+			continue
+		}
+		if d.dev.Channels < 1 {
+			out = append(out, verr{path: p + ".channels", msg: "expected at least 1 channel"})
+		}
+		for _, k := range []struct {
+			name     string
+			dist     *Distribution
+			required bool
+		}{{"read", &d.dev.Read, true}, {"write", &d.dev.Write, true}, {"sync", &d.dev.Sync, false}} {
+			if !k.required && reflect.ValueOf(*k.dist).IsZero() {
+				continue
+			}
+			out = append(out, checkDistribution(p+"."+k.name, k.dist)...)
+		}
+	}
+	return out
+}
+
+// IsSet reports whether a device was described at all (log and temp may be omitted).
+func (d Device) IsSet() bool { return !reflect.ValueOf(d).IsZero() }
+
+// distFields says which parameters each distribution takes; any other one given is a
+// mistake (a mean on a lognormal would silently be ignored otherwise).
+var distFields = map[string][]string{
+	"constant":    {"value"},
+	"exponential": {"mean"},
+	"lognormal":   {"p50", "p99"},
+	"empirical":   {"table"},
+}
+
+func checkDistribution(p string, d *Distribution) []verr {
+	var out []verr
+	add := func(path, msg string, deps ...string) { out = append(out, verr{path: path, msg: msg, deps: deps}) }
+	want, ok := distFields[d.Dist]
+	if !ok {
+		if d.Dist == "" {
+			add(p+".dist", fmt.Sprintf("missing: expected one of %v", Dists))
+		} else {
+			add(p+".dist", fmt.Sprintf("expected one of %v", Dists))
+		}
+		return out
+	}
+	given := map[string]bool{"value": d.Value != 0, "mean": d.Mean != 0, "p50": d.P50 != 0, "p99": d.P99 != 0, "table": len(d.Table) > 0}
+	for _, f := range []string{"value", "mean", "p50", "p99", "table"} {
+		needed := false
+		for _, w := range want {
+			needed = needed || w == f
+		}
+		switch {
+		case needed && !given[f]:
+			add(p+"."+f, fmt.Sprintf("missing: dist %s needs %v", d.Dist, want))
+		case !needed && given[f]:
+			add(p+"."+f, fmt.Sprintf("not a parameter of dist %s (it takes %v)", d.Dist, want))
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    Duration
+	}{{"value", d.Value}, {"mean", d.Mean}, {"p50", d.P50}, {"p99", d.P99}} {
+		if f.v < 0 {
+			add(p+"."+f.name, "expected a positive duration")
+		}
+	}
+	if d.Dist == "lognormal" && d.P50 > 0 && d.P99 > 0 && d.P99 <= d.P50 {
+		add(p+".p99", fmt.Sprintf("expected p99 greater than p50 (%s)", d.P50), p+".p50")
+	}
+	if d.Dist == "empirical" && len(d.Table) > 0 {
+		for i, q := range d.Table {
+			qp := fmt.Sprintf("%s.table[%d]", p, i)
+			if q.Q <= 0 || q.Q > 1 {
+				add(qp+"[0]", "expected a quantile in (0, 1]")
+			}
+			if q.Value < 0 {
+				add(qp+"[1]", "expected a latency >= 0")
+			}
+			if i > 0 {
+				prev := d.Table[i-1]
+				if q.Q <= prev.Q {
+					add(qp+"[0]", fmt.Sprintf("expected quantiles in ascending order (previous is %g)", prev.Q))
+				}
+				if q.Value < prev.Value {
+					add(qp+"[1]", fmt.Sprintf("expected latencies in ascending order (previous is %s)", prev.Value))
+				}
+			}
+		}
+		if last := d.Table[len(d.Table)-1]; last.Q != 1 {
+			add(fmt.Sprintf("%s.table[%d][0]", p, len(d.Table)-1), "expected the table to end at quantile 1")
+		}
+	}
+	return out
+}

@@ -1,0 +1,140 @@
+package config
+
+import "fmt"
+
+// Defaults are MySQL's own (the server's compiled-in values for the version named), so a
+// scenario that leaves a variable out simulates what an unconfigured server would do. Where
+// MySQL silently adjusts a setting at startup (instances forced to 1 below 1 GiB, page
+// cleaners capped at the instance count) the effective configuration is adjusted the same
+// way, so the printed and hashed configuration is what the simulated server really runs.
+
+// Sizes used by defaults and validation.
+const (
+	KiB Size = 1 << 10
+	MiB Size = 1 << 20
+	GiB Size = 1 << 30
+	TiB Size = 1 << 40
+)
+
+// Common durations.
+const (
+	Nanosecond  Duration = 1
+	Microsecond          = 1000 * Nanosecond
+	Millisecond          = 1000 * Microsecond
+	Second               = 1000 * Millisecond
+	Minute               = 60 * Second
+)
+
+// DefaultVersion is the MySQL version simulated when a scenario names none: the last
+// release before the lazy-drop rework of 8.0.23, i.e. the behaviour the seed figures show.
+const DefaultVersion = "8.0.18"
+
+// DefaultPolicy is the buffer-pool policy of community MySQL before 8.0.23.
+const DefaultPolicy = "fullscan"
+
+// ApplyDefaults fills every field left at its zero value. Loading calls it with knowledge of
+// which fields were written (so an explicit 0 stays 0 and validation can reject it); called
+// directly, it treats zero as absent.
+func ApplyDefaults(sc *Scenario) { applyDefaults(sc, func(string) bool { return false }) }
+
+func applyDefaults(sc *Scenario, given func(path string) bool) {
+	// def sets a field when the user did not write it and it is still zero (Set on a loaded
+	// scenario records nothing, so the zero test keeps its values).
+	def := func(path string, zero bool, set func()) {
+		if zero && !given(path) {
+			set()
+		}
+	}
+	m := &sc.MySQL
+	def("mysql.version", m.Version == "", func() { m.Version = DefaultVersion })
+	v57 := isVersion57(m.Version)
+
+	def("mysql.innodb_buffer_pool_size", m.BufferPoolSize == 0, func() { m.BufferPoolSize = 128 * MiB })
+	def("mysql.innodb_buffer_pool_instances", m.BufferPoolInstances == 0, func() { m.BufferPoolInstances = 8 })
+	if m.BufferPoolSize > 0 && m.BufferPoolSize < GiB && m.BufferPoolInstances > 1 {
+		// buf_pool_init: "innodb_buffer_pool_instances is ignored when the pool is < 1GiB".
+		m.BufferPoolInstances = 1
+	}
+	def("mysql.innodb_page_size", m.PageSize == 0, func() { m.PageSize = 16 * KiB })
+	def("mysql.innodb_old_blocks_pct", m.OldBlocksPct == 0, func() { m.OldBlocksPct = 37 })
+	def("mysql.innodb_old_blocks_time", m.OldBlocksTime == 0, func() { m.OldBlocksTime = 1000 * Millisecond })
+	def("mysql.innodb_page_cleaners", m.PageCleaners == 0, func() { m.PageCleaners = 4 })
+	if m.BufferPoolInstances > 0 && m.PageCleaners > m.BufferPoolInstances {
+		m.PageCleaners = m.BufferPoolInstances // MySQL caps cleaners at instances at startup
+	}
+	def("mysql.innodb_io_capacity", m.IOCapacity == 0, func() { m.IOCapacity = 200 })
+	def("mysql.innodb_io_capacity_max", m.IOCapacityMax == 0, func() { m.IOCapacityMax = max(2000, 2*m.IOCapacity) })
+	def("mysql.innodb_lru_scan_depth", m.LRUScanDepth == 0, func() { m.LRUScanDepth = 1024 })
+	def("mysql.innodb_adaptive_hash_index", m.AdaptiveHashIndex == nil, func() { m.AdaptiveHashIndex = ptr(true) })
+	def("mysql.innodb_doublewrite", m.Doublewrite == nil, func() { m.Doublewrite = ptr(true) })
+	def("mysql.innodb_log_file_size", m.LogFileSize == 0, func() { m.LogFileSize = 48 * MiB })
+	def("mysql.innodb_log_files_in_group", m.LogFilesInGroup == 0, func() { m.LogFilesInGroup = 2 })
+	// 5.7 shipped 75% / lwm 0; 8.0.3 raised them to 90% / 10%.
+	def("mysql.innodb_max_dirty_pages_pct", m.MaxDirtyPagesPct == 0, func() { m.MaxDirtyPagesPct = pick(v57, 75, 90) })
+	def("mysql.innodb_max_dirty_pages_pct_lwm", m.MaxDirtyPagesPctLWM == 0, func() { m.MaxDirtyPagesPctLWM = pick(v57, 0, 10) })
+	def("mysql.innodb_adaptive_flushing_lwm", m.AdaptiveFlushingLWM == 0, func() { m.AdaptiveFlushingLWM = 10 })
+	def("mysql.innodb_flush_log_at_trx_commit", m.FlushLogAtTrxCommit == 0, func() { m.FlushLogAtTrxCommit = 1 })
+	def("mysql.innodb_sort_buffer_size", m.SortBufferSize == 0, func() { m.SortBufferSize = 1 * MiB })
+	def("mysql.innodb_ddl_threads", m.DDLThreads == 0, func() { m.DDLThreads = 4 })
+	def("mysql.innodb_ddl_buffer_size", m.DDLBufferSize == 0, func() { m.DDLBufferSize = 1 * MiB })
+	def("mysql.innodb_parallel_read_threads", m.ParallelReadThreads == 0, func() { m.ParallelReadThreads = 4 })
+	def("mysql.alter_table_progress", m.AlterTableProgress == nil, func() { m.AlterTableProgress = ptr(true) })
+
+	def("policy.name", sc.Policy.Name == "", func() { sc.Policy.Name = DefaultPolicy })
+	def("warm.fill", sc.Warm.Fill == 0, func() { sc.Warm.Fill = 0.95 })
+	def("report.interval", sc.Report.Interval == 0, func() { sc.Report.Interval = Second })
+
+	var sysbenchGroups, tpccGroups []string
+	for i := range sc.Data {
+		t := &sc.Data[i]
+		p := fmt.Sprintf("data[%d]", i)
+		def(p+".kind", t.Kind == "", func() { t.Kind = "sysbench" })
+		def(p+".tables", t.Tables == 0, func() { t.Tables = 1 })
+		if t.Kind == "sysbench" {
+			def(p+".secondary_indexes", t.SecondaryIndexes == nil, func() { t.SecondaryIndexes = ptr(1) }) // the k index
+			sysbenchGroups = append(sysbenchGroups, t.Name)
+		}
+		if t.Kind == "tpcc" {
+			tpccGroups = append(tpccGroups, t.Name)
+		}
+	}
+
+	for i := range sc.Workload {
+		w := &sc.Workload[i]
+		p := fmt.Sprintf("workload[%d]", i)
+		if s := w.Sysbench; s != nil {
+			def(p+".sysbench.threads", s.Threads == 0, func() { s.Threads = 1 })
+			def(p+".sysbench.rand", s.Rand == "", func() { s.Rand = "special" }) // sysbench's --rand-type default
+			if len(sysbenchGroups) == 1 {
+				def(p+".sysbench.tables", s.Tables == "", func() { s.Tables = sysbenchGroups[0] })
+			}
+		}
+		if t := w.TPCC; t != nil {
+			def(p+".tpcc.threads", t.Threads == 0, func() { t.Threads = 1 })
+			if len(tpccGroups) == 1 {
+				def(p+".tpcc.data", t.Data == "", func() { t.Data = tpccGroups[0] })
+			}
+		}
+		if t := w.TempTableConnections; t != nil {
+			def(p+".temp_table_connections.threads", t.Threads == 0, func() { t.Threads = 1 })
+		}
+	}
+
+	for i := range sc.Schedule {
+		e := &sc.Schedule[i]
+		p := fmt.Sprintf("schedule[%d]", i)
+		if e.DDL == "create_index" {
+			def(p+".indexes", e.Indexes == 0, func() { e.Indexes = 1 })
+		}
+		def(p+".engine", e.Engine == "", func() { e.Engine = "innodb" })
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func pick(cond bool, a, b float64) float64 {
+	if cond {
+		return a
+	}
+	return b
+}

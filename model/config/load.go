@@ -1,0 +1,257 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Load reads a scenario file, resolves its hardware profile, applies defaults and validates
+// it. A returned error is Errors (every problem, with positions) or an *os.PathError when
+// the file itself cannot be read.
+func Load(path string) (*Scenario, error) { return LoadWith(path, nil, nil) }
+
+// LoadWith is Load with command-line overrides: sets are "path=value" strings applied after
+// decoding and before defaults and validation (so a bad override is reported like a bad
+// field), and seed, when non-nil, replaces the file's seed.
+func LoadWith(path string, sets []string, seed *uint64) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return LoadBytesWith(path, data, filepath.Dir(path), sets, seed)
+}
+
+// LoadBytes loads a scenario from memory; name is used in error messages and as the default
+// scenario name, baseDir is where a hardware profile path is resolved from.
+func LoadBytes(name string, data []byte, baseDir string) (*Scenario, error) {
+	return LoadBytesWith(name, data, baseDir, nil, nil)
+}
+
+// LoadBytesWith is LoadBytes with overrides, see LoadWith.
+func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed *uint64) (*Scenario, error) {
+	l := &loader{rootFile: name, seen: map[string]Pos{}, failed: map[string]bool{}}
+	sc := new(Scenario)
+	root, ok := l.parse(name, data)
+	if ok {
+		d := l.decoder(name)
+		d.decode(root, reflect.ValueOf(sc).Elem(), "")
+		l.collect(d)
+	}
+
+	// Overrides of the hardware reference itself must happen before the profile is read;
+	// every other override must happen after, so `hardware.cores=16` edits the resolved
+	// profile.
+	var rest []string
+	for _, s := range sets {
+		if p, v, _ := strings.Cut(s, "="); strings.TrimSpace(p) == "hardware" && !looksLikeMapping(v) {
+			sc.Hardware = HardwareRef{Path: v}
+			l.seen["hardware"] = Pos{File: "--set", Value: v}
+			continue
+		}
+		rest = append(rest, s)
+	}
+	l.resolveHardware(sc, baseDir)
+	for _, s := range rest {
+		p, v, found := strings.Cut(s, "=")
+		d := l.decoder("--set")
+		d.noPos = true
+		if !found {
+			d.fail(nil, "", s, "expected path=value, e.g. mysql.innodb_buffer_pool_size=24GiB")
+		} else {
+			setPath(d, sc, strings.TrimSpace(p), v)
+		}
+		l.collect(d)
+	}
+	if seed != nil {
+		sc.Seed = *seed
+		l.seen["seed"] = Pos{File: "--seed", Value: strconv.FormatUint(*seed, 10)}
+	}
+	if sc.Name == "" && !l.given("name") {
+		sc.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	}
+
+	applyDefaults(sc, l.given)
+	l.validation(sc)
+	if len(l.errs) > 0 {
+		return nil, l.errs.sorted()
+	}
+	return sc, nil
+}
+
+// LoadHardware reads one hardware profile file on its own (for `ddlsim list` and tools).
+// It is decoded strictly but not validated.
+func LoadHardware(path string) (*Hardware, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &loader{seen: map[string]Pos{}, failed: map[string]bool{}}
+	hw := new(Hardware)
+	if root, ok := l.parse(path, data); ok {
+		d := l.decoder(path)
+		d.decode(root, reflect.ValueOf(hw).Elem(), "")
+		l.collect(d)
+	}
+	if len(l.errs) > 0 {
+		return nil, l.errs.sorted()
+	}
+	return hw, nil
+}
+
+// loader carries one load's state across its phases.
+type loader struct {
+	rootFile string
+	errs     Errors
+	seen     map[string]Pos
+	failed   map[string]bool
+}
+
+func (l *loader) decoder(file string) *decoder {
+	return &decoder{file: file, seen: l.seen, failed: l.failed}
+}
+
+func (l *loader) collect(d *decoder) { l.errs = append(l.errs, d.errs...) }
+
+// given reports whether the user wrote path (in a file or an override), as opposed to it
+// being absent; an explicit zero is given and is left for validation to judge.
+func (l *loader) given(path string) bool {
+	_, ok := l.seen[path]
+	return ok
+}
+
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parse turns a file into its root node; syntax errors become a FieldError with the line
+// yaml.v3 reports (it gives no column).
+func (l *loader) parse(file string, data []byte) (*yaml.Node, bool) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		fe := &FieldError{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
+			fe.Line, _ = strconv.Atoi(m[1])
+			fe.Msg = m[2]
+		}
+		fe.Msg = "YAML syntax: " + fe.Msg
+		l.errs = append(l.errs, fe)
+		return nil, false
+	}
+	if root.Kind == 0 || (root.Kind == yaml.DocumentNode && len(root.Content) == 0) {
+		l.errs = append(l.errs, &FieldError{File: file, Msg: "empty file: expected a mapping"})
+		return nil, false
+	}
+	return &root, true
+}
+
+// resolveHardware loads the profile a path points to (relative to the scenario's
+// directory), decoding it with its own file name so its errors point into it. Afterwards
+// HardwareProfile is the one source of truth and Hardware keeps only the path.
+func (l *loader) resolveHardware(sc *Scenario, baseDir string) {
+	ref := sc.Hardware
+	switch {
+	case ref.Inline != nil:
+		sc.HardwareProfile = *ref.Inline
+		sc.Hardware.Inline = nil
+	case ref.Path != "":
+		p := ref.Path
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(baseDir, p)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			pos := l.seen["hardware"]
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			l.errs = append(l.errs, &FieldError{File: pos.File, Line: pos.Line, Col: pos.Col, Path: "hardware",
+				Value: ref.Path, Msg: fmt.Sprintf("cannot read profile %s: %v", p, err)})
+			l.failed["hardware"] = true
+			return
+		}
+		root, ok := l.parse(p, data)
+		if !ok {
+			l.failed["hardware"] = true
+			return
+		}
+		d := l.decoder(p)
+		d.decode(root, reflect.ValueOf(&sc.HardwareProfile).Elem(), "hardware")
+		l.collect(d)
+	}
+}
+
+func looksLikeMapping(v string) bool {
+	v = strings.TrimSpace(v)
+	return strings.HasPrefix(v, "{") || strings.Contains(v, "\n")
+}
+
+// validation runs Validate's checks and places each finding at the position the user wrote
+// the field (or its nearest written ancestor). Findings about a value that already failed to
+// decode, or that depend on one, are dropped: one mistake, one message.
+func (l *loader) validation(sc *Scenario) {
+	for _, e := range validate(sc) {
+		if l.consequence(e.path) {
+			continue
+		}
+		skip := false
+		for _, dep := range e.deps {
+			skip = skip || l.consequence(dep)
+		}
+		if skip {
+			continue
+		}
+		fe := &FieldError{Path: e.path, Msg: e.msg}
+		if pos, ok := l.seen[e.path]; ok {
+			fe.File, fe.Line, fe.Col, fe.Value = pos.File, pos.Line, pos.Col, pos.Value
+		} else {
+			for p := parentPath(e.path); ; p = parentPath(p) {
+				if pos, ok := l.seen[p]; ok {
+					fe.File, fe.Line, fe.Col = pos.File, pos.Line, pos.Col
+					break
+				}
+				if p == "" {
+					break
+				}
+			}
+		}
+		if fe.File == "" {
+			fe.File = l.rootFile
+		}
+		l.errs = append(l.errs, fe)
+	}
+}
+
+// consequence reports whether path, an ancestor of it or a descendant failed to decode.
+func (l *loader) consequence(path string) bool {
+	for f := range l.failed {
+		if f == path || isUnder(path, f) || isUnder(f, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// isUnder reports whether path lies inside ancestor ("a.b[0].c" is under "a.b" and "a.b[0]").
+func isUnder(path, ancestor string) bool {
+	if ancestor == "" {
+		return true
+	}
+	return strings.HasPrefix(path, ancestor) && len(path) > len(ancestor) &&
+		(path[len(ancestor)] == '.' || path[len(ancestor)] == '[')
+}
+
+// parentPath strips the last key or index: "a.b[0]" → "a.b" → "a" → "".
+func parentPath(p string) string {
+	i := strings.LastIndexAny(p, ".[")
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}

@@ -1,0 +1,291 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Names the model implements. They are exported so `ddlsim list` and the docs print the
+// same lists validation enforces.
+var (
+	Mixes         = []string{"oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select", "oltp_update_index", "oltp_insert"}
+	RandTypes     = []string{"special", "uniform", "zipfian", "pareto"}
+	DDLOps        = []string{"create_index", "optimize_table", "drop_table", "truncate_table", "discard_tablespace", "flush_for_export", "encrypt_tablespace", "decrypt_tablespace", "undo_truncate"}
+	Dists         = []string{"constant", "exponential", "lognormal", "empirical"}
+	TableKinds    = []string{"sysbench", "tpcc", "insert_benchmark"}
+	WorkloadKinds = []string{"sysbench", "tpcc", "temp_table_connections"}
+	Engines       = []string{"innodb", "myrocks"}
+	PageSizes     = []Size{4 * KiB, 8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB}
+)
+
+// KnownPolicies, when set (the CLI sets it from the policies registry; config cannot import
+// policies without a cycle), lists the policy names validation accepts. When nil any
+// non-empty name passes and the registry rejects unknown names at run time.
+var KnownPolicies func() []string
+
+// Validate checks a scenario that has had its defaults applied and returns Errors listing
+// every problem, or nil. Errors from Validate carry paths but no positions; Load adds them.
+func Validate(sc *Scenario) error {
+	var errs Errors
+	for _, e := range validate(sc) {
+		errs = append(errs, &FieldError{Path: e.path, Msg: e.msg})
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// verr is a validation finding before it is placed in a file. deps are other paths the
+// judgement relied on: if one of them failed to decode, the finding is a consequence of that
+// mistake, not a new one, and is dropped.
+type verr struct {
+	path string
+	msg  string
+	deps []string
+}
+
+// check judges one value; "" means fine, otherwise the text says what was expected.
+type check func(v reflect.Value) string
+
+// rule applies a check to every value a path pattern matches. In patterns, [*] matches every
+// list element and a * key every field of a struct; nil pointers (absent optional blocks)
+// match nothing.
+type rule struct {
+	pattern string
+	check   check
+}
+
+// rules are the per-field checks; cross-field checks are in crossChecks.
+var rules = []rule{
+	{"name", nonEmpty},
+	{"mysql.version", matches(versionRe, `expected a version "5.7.N" or "8.0.N"`)},
+	{"mysql.innodb_buffer_pool_size", atLeast(5*MiB, "a size of at least 5MiB (MySQL's minimum)")},
+	{"mysql.innodb_buffer_pool_instances", between(1, 64)},
+	{"mysql.innodb_page_size", sizeOneOf(PageSizes)},
+	{"mysql.innodb_old_blocks_pct", between(5, 95)},
+	{"mysql.innodb_old_blocks_time", atLeast(0, "a duration >= 0")},
+	{"mysql.innodb_page_cleaners", between(1, 64)},
+	{"mysql.innodb_io_capacity", atLeast(100, "an integer >= 100")},
+	{"mysql.innodb_io_capacity_max", atLeast(100, "an integer >= 100")},
+	{"mysql.innodb_lru_scan_depth", atLeast(100, "an integer >= 100")},
+	{"mysql.innodb_log_file_size", atLeast(4*MiB, "a size of at least 4MiB")},
+	{"mysql.innodb_log_files_in_group", between(2, 100)},
+	{"mysql.innodb_max_dirty_pages_pct", between(0, 99.999)},
+	{"mysql.innodb_max_dirty_pages_pct_lwm", between(0, 99.999)},
+	{"mysql.innodb_adaptive_flushing_lwm", between(0, 70)},
+	{"mysql.innodb_flush_log_at_trx_commit", between(0, 2)},
+	{"mysql.innodb_sort_buffer_size", between(64*KiB, 64*MiB)},
+	{"mysql.innodb_ddl_threads", between(1, 64)},
+	{"mysql.innodb_ddl_buffer_size", between(64*KiB, 4*GiB-1)},
+	{"mysql.innodb_parallel_read_threads", between(1, 256)},
+
+	{"hardware.cores", atLeast(1, "at least 1 core")},
+	{"hardware.memory", positive},
+	{"hardware.quantum", atLeast(0, "a duration >= 0")},
+	{"hardware.storage.*.channels", atLeast(0, "an integer >= 0")},
+	{"hardware.storage.*.bandwidth", atLeast(0, "a size per second >= 0 (0 = unlimited)")},
+	{"hardware.costs.*", atLeast(0, "a duration >= 0")},
+
+	{"policy.name", policyName},
+
+	{"data[*].name", nonEmpty},
+	{"data[*].kind", oneOf(func() []string { return TableKinds })},
+	{"data[*].tables", atLeast(1, "at least 1 table")},
+	{"data[*].rows", atLeast(0, "a count >= 0")},
+	{"data[*].size", atLeast(0, "a size >= 0")},
+	{"data[*].row_size", atLeast(0, "a size >= 0")},
+	{"data[*].warehouses", atLeast(0, "an integer >= 0")},
+	{"data[*].secondary_indexes", between(0, 64)},
+
+	{"warm.fill", between(0, 1)},
+	{"warm.dirty", between(0, 1)},
+	{"warmup", atLeast(0, "a duration >= 0")},
+	{"duration", positive},
+	{"report.interval", positive},
+
+	{"workload[*].sysbench.mix", oneOf(func() []string { return Mixes })},
+	{"workload[*].sysbench.threads", atLeast(1, "at least 1 thread")},
+	{"workload[*].sysbench.tables", nonEmpty},
+	{"workload[*].sysbench.rate", atLeast(0, "a rate >= 0 (0 = closed loop)")},
+	{"workload[*].sysbench.rand", oneOf(func() []string { return RandTypes })},
+	{"workload[*].sysbench.start", atLeast(0, "a duration >= 0")},
+	{"workload[*].tpcc.threads", atLeast(1, "at least 1 thread")},
+	{"workload[*].tpcc.data", nonEmpty},
+	{"workload[*].tpcc.rate", atLeast(0, "a rate >= 0 (0 = closed loop)")},
+	{"workload[*].tpcc.start", atLeast(0, "a duration >= 0")},
+	{"workload[*].temp_table_connections.threads", atLeast(1, "at least 1 thread")},
+	{"workload[*].temp_table_connections.temp_rows", positive},
+	{"workload[*].temp_table_connections.think", atLeast(0, "a duration >= 0")},
+	{"workload[*].temp_table_connections.start", atLeast(0, "a duration >= 0")},
+	{"workload[*].temp_table_connections.stop", atLeast(0, "a duration >= 0 (0 = until the end)")},
+
+	{"schedule[*].at", atLeast(0, "a duration >= 0")},
+	{"schedule[*].every", atLeast(0, "a duration >= 0 (0 = once)")},
+	{"schedule[*].count", atLeast(0, "an integer >= 0")},
+	{"schedule[*].ddl", oneOf(func() []string { return DDLOps })},
+	{"schedule[*].indexes", atLeast(0, "an integer >= 0")},
+	{"schedule[*].engine", oneOf(func() []string { return Engines })},
+}
+
+var versionRe = regexp.MustCompile(`^(5\.7|8\.0)\.\d{1,3}$`)
+
+func isVersion57(v string) bool { return strings.HasPrefix(v, "5.7.") }
+
+func validate(sc *Scenario) []verr {
+	var out []verr
+	root := reflect.ValueOf(sc).Elem()
+	for _, r := range rules {
+		walkPattern(root, strings.Split(r.pattern, "."), "", func(path string, v reflect.Value) {
+			if msg := r.check(v); msg != "" {
+				out = append(out, verr{path: path, msg: msg})
+			}
+		})
+	}
+	return append(out, crossChecks(sc)...)
+}
+
+// walkPattern calls fn for every value matching the pattern segments.
+func walkPattern(v reflect.Value, segs []string, path string, fn func(string, reflect.Value)) {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return
+		}
+		v = v.Elem()
+	}
+	if len(segs) == 0 {
+		fn(path, v)
+		return
+	}
+	key, idx, hasIdx := strings.Cut(segs[0], "[")
+	var next []reflect.Value
+	var names []string
+	switch {
+	case key == "*":
+		for _, name := range fieldsOf(v.Type()).names {
+			f, _ := field(v, name)
+			next, names = append(next, f), append(names, joinPath(path, name))
+		}
+	default:
+		f, ok := field(v, key)
+		if !ok {
+			panic("config: validation rule names unknown field " + key) // a typo in rules
+		}
+		next, names = append(next, f), append(names, joinPath(path, key))
+	}
+	for i, f := range next {
+		if hasIdx && idx == "*]" {
+			for j := 0; j < f.Len(); j++ {
+				walkPattern(f.Index(j), segs[1:], fmt.Sprintf("%s[%d]", names[i], j), fn)
+			}
+			continue
+		}
+		walkPattern(f, segs[1:], names[i], fn)
+	}
+}
+
+func number(v reflect.Value) (float64, bool) {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(v.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(v.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return v.Float(), true
+	}
+	return 0, false
+}
+
+// show prints a bound in the field's own unit, so a size limit reads "5MiB", not 5242880.
+func show(v reflect.Value, x float64) string {
+	switch v.Type() {
+	case sizeType:
+		return Size(x).String()
+	case durationType:
+		return Duration(x).String()
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+func atLeast[T ~int64 | ~int | ~float64](lo T, want string) check {
+	return func(v reflect.Value) string {
+		if x, _ := number(v); x < float64(lo) {
+			return "expected " + want
+		}
+		return ""
+	}
+}
+
+func between[T ~int64 | ~int | ~float64](lo, hi T) check {
+	return func(v reflect.Value) string {
+		if x, _ := number(v); x < float64(lo) || x > float64(hi) {
+			return fmt.Sprintf("expected a value from %s to %s", show(v, float64(lo)), show(v, float64(hi)))
+		}
+		return ""
+	}
+}
+
+func positive(v reflect.Value) string {
+	if x, _ := number(v); x <= 0 {
+		switch v.Type() {
+		case sizeType:
+			return "expected a positive size"
+		case durationType:
+			return "expected a positive duration"
+		}
+		return "expected a positive number"
+	}
+	return ""
+}
+
+func nonEmpty(v reflect.Value) string {
+	if v.String() == "" {
+		return "missing: expected a name"
+	}
+	return ""
+}
+
+func matches(re *regexp.Regexp, msg string) check {
+	return func(v reflect.Value) string {
+		if !re.MatchString(v.String()) {
+			return msg
+		}
+		return ""
+	}
+}
+
+func oneOf(list func() []string) check {
+	return func(v reflect.Value) string {
+		if !slices.Contains(list(), v.String()) {
+			return "expected one of " + strings.Join(list(), ", ")
+		}
+		return ""
+	}
+}
+
+func sizeOneOf(list []Size) check {
+	return func(v reflect.Value) string {
+		if !slices.Contains(list, Size(v.Int())) {
+			s := make([]string, len(list))
+			for i, x := range list {
+				s[i] = x.String()
+			}
+			return "expected one of " + strings.Join(s, ", ")
+		}
+		return ""
+	}
+}
+
+func policyName(v reflect.Value) string {
+	if v.String() == "" {
+		return "missing: expected a policy name"
+	}
+	if KnownPolicies == nil {
+		return ""
+	}
+	return oneOf(KnownPolicies)(v)
+}
