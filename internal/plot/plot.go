@@ -1,0 +1,428 @@
+// Package plot draws ddlsim's figures with gonum.org/v1/plot, each as PNG and SVG:
+//
+//   - Throughput: per-interval throughput of one run, each DDL statement's interval shaded and
+//     its phases marked with dashed lines;
+//   - Overlay: the same for several policies (compare), one line each — the mean over seeds at
+//     each interval — with each policy's DDL intervals shaded in its colour;
+//   - MetricVsParam: a metric against a swept parameter, one line per policy (or per value of
+//     the other swept parameters), with the 95% confidence band over seeds.
+//
+// Dir draws whatever fits a saved results directory (run, compare or sweep); RunResult draws a
+// run held in memory. Plots are drawn from saved data only, so `ddlsim plot DIR` redraws them
+// without simulating.
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ddlsim/ddlsim/internal/sweep"
+	"github.com/ddlsim/ddlsim/model/metrics"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Size of every figure.
+var (
+	Width  = 9 * vg.Inch
+	Height = 4.5 * vg.Inch
+)
+
+// Trace is one run's (or one policy's mean) time series with its DDL statements.
+type Trace struct {
+	Label  string
+	Series *metrics.Series
+	DDL    []metrics.DDLResult
+}
+
+// ThroughputColumn picks the series column to draw: "tps", else "qps", else the first column
+// after time_s.
+func ThroughputColumn(s *metrics.Series) int {
+	for _, name := range []string{"tps", "qps"} {
+		if i := s.Col(name); i >= 0 {
+			return i
+		}
+	}
+	if len(s.Columns) > 1 {
+		return 1
+	}
+	return -1
+}
+
+func xy(s *metrics.Series, col int) plotter.XYs {
+	t := s.Col("time_s")
+	if t < 0 {
+		t = 0
+	}
+	var out plotter.XYs
+	for _, r := range s.Rows {
+		if col < len(r) && !math.IsNaN(r[col]) {
+			out = append(out, plotter.XY{X: r[t], Y: r[col]})
+		}
+	}
+	return out
+}
+
+func withAlpha(c color.Color, a uint8) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), a}
+}
+
+// band is a filled rectangle over [x0, x1] spanning [y0, y1].
+func band(x0, x1, y0, y1 float64, c color.Color) (*plotter.Polygon, error) {
+	pg, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
+	if err != nil {
+		return nil, err
+	}
+	pg.Color = c
+	pg.LineStyle.Width = 0
+	return pg, nil
+}
+
+// Throughput draws traces overlaid: DDL intervals shaded (grey for a single trace, the trace's
+// colour otherwise) and, for a single trace, phase boundaries as dashed lines with their names.
+func Throughput(title string, traces []Trace) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "time since end of warmup (s)"
+	p.Legend.Top = true
+	var ymax float64
+	lines := make([]plotter.XYs, len(traces))
+	for i, tr := range traces {
+		col := ThroughputColumn(tr.Series)
+		if col < 0 {
+			return nil, fmt.Errorf("%s: series has no value column", tr.Label)
+		}
+		if p.Y.Label.Text == "" {
+			p.Y.Label.Text = tr.Series.Columns[col] + " per interval"
+		}
+		lines[i] = xy(tr.Series, col)
+		for _, v := range lines[i] {
+			ymax = math.Max(ymax, v.Y)
+		}
+	}
+	if ymax == 0 {
+		ymax = 1
+	}
+	top := ymax * 1.25 // headroom for the legend
+	p.Y.Min, p.Y.Max = 0, top
+	single := len(traces) == 1
+	for i, tr := range traces {
+		shade := withAlpha(color.Gray{160}, 70)
+		if !single {
+			shade = withAlpha(plotutil.Color(i), 40)
+		}
+		for _, d := range tr.DDL {
+			end := d.EndS
+			if end <= d.StartS {
+				end = d.StartS + d.DurationS
+			}
+			pg, err := band(d.StartS, end, 0, top, shade)
+			if err != nil {
+				return nil, err
+			}
+			p.Add(pg)
+			if single {
+				if err := addPhaseMarks(p, d, top); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	for i, tr := range traces {
+		l, err := plotter.NewLine(lines[i])
+		if err != nil {
+			return nil, err
+		}
+		l.Color = plotutil.Color(i)
+		l.Width = vg.Points(1.2)
+		p.Add(l)
+		p.Legend.Add(tr.Label, l)
+	}
+	return p, nil
+}
+
+func addPhaseMarks(p *plot.Plot, d metrics.DDLResult, top float64) error {
+	var pts plotter.XYs
+	var names []string
+	for _, ph := range d.Phases {
+		l, err := plotter.NewLine(plotter.XYs{{X: ph.StartS, Y: 0}, {X: ph.StartS, Y: top}})
+		if err != nil {
+			return err
+		}
+		l.Color = color.Gray{90}
+		l.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
+		l.Width = vg.Points(0.6)
+		p.Add(l)
+		pts = append(pts, plotter.XY{X: ph.StartS, Y: top * 0.98})
+		names = append(names, ph.Name)
+	}
+	pts = append(pts, plotter.XY{X: d.StartS, Y: top * 0.02})
+	names = append(names, d.Op+" "+d.Table)
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: names})
+	if err != nil {
+		return err
+	}
+	for i := range lb.TextStyle {
+		lb.TextStyle[i].Font.Size = vg.Points(7)
+		if i < len(names)-1 {
+			lb.TextStyle[i].Rotation = -math.Pi / 2
+		}
+	}
+	lb.Offset = vg.Point{X: vg.Points(2)}
+	p.Add(lb)
+	return nil
+}
+
+// MeanSeries averages several runs' series interval by interval (rows matched by position;
+// runs of one scenario share the report interval). Columns are taken from the first series.
+func MeanSeries(ss []*metrics.Series) *metrics.Series {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := &metrics.Series{Columns: ss[0].Columns}
+	for i := range ss[0].Rows {
+		row := make([]float64, len(out.Columns))
+		for c := range row {
+			var sum float64
+			var n int
+			for _, s := range ss {
+				if i < len(s.Rows) && c < len(s.Rows[i]) && !math.IsNaN(s.Rows[i][c]) {
+					sum += s.Rows[i][c]
+					n++
+				}
+			}
+			row[c] = math.NaN()
+			if n > 0 {
+				row[c] = sum / float64(n)
+			}
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
+}
+
+// Save writes p as base.png and base.svg and returns the two paths.
+func Save(p *plot.Plot, base string) ([]string, error) {
+	var out []string
+	for _, ext := range []string{".png", ".svg"} {
+		if err := p.Save(Width, Height, base+ext); err != nil {
+			return out, err
+		}
+		out = append(out, base+ext)
+	}
+	return out, nil
+}
+
+// numRe matches a number with an optional unit suffix ("16", "8GiB", "100ms", "1.5e3").
+var numRe = regexp.MustCompile(`^\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([a-zA-Zµ%]*)\s*$`)
+
+var unitScale = map[string]float64{
+	"": 1, "%": 1,
+	"b": 1, "k": 1e3, "kb": 1e3, "kib": 1 << 10, "m": 1e6, "mb": 1e6, "mib": 1 << 20,
+	"g": 1e9, "gb": 1e9, "gib": 1 << 30, "tb": 1e12, "tib": 1 << 40,
+	"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1, "min": 60, "h": 3600,
+}
+
+// numeric parses a parameter value as a number (with a unit) for ordering and placing it on
+// an axis; ok is false for non-numeric values (policy names).
+func numeric(v string) (float64, bool) {
+	m := numRe.FindStringSubmatch(v)
+	if m == nil {
+		return 0, false
+	}
+	x, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return 0, false
+	}
+	sc, ok := unitScale[strings.ToLower(m[2])]
+	if !ok {
+		return 0, false
+	}
+	return x * sc, true
+}
+
+// Axis roles in a sweep: which parameter is on x, which ones make separate lines.
+type sweepAxes struct {
+	varying []string            // parameters with more than one value, in column order
+	values  map[string][]string // their distinct values, sorted
+}
+
+func axesOf(rows []sweep.Row) sweepAxes {
+	a := sweepAxes{values: map[string][]string{}}
+	seen := map[string]map[string]bool{}
+	for _, path := range sweep.ColumnsOf(rows).Params {
+		seen[path] = map[string]bool{}
+		for _, r := range rows {
+			v, _ := sweep.Point{Params: r.Params}.Get(path)
+			if !seen[path][v] {
+				seen[path][v] = true
+				a.values[path] = append(a.values[path], v)
+			}
+		}
+		if len(a.values[path]) > 1 {
+			a.varying = append(a.varying, path)
+		}
+		sortValues(a.values[path])
+	}
+	return a
+}
+
+// sortValues orders values numerically when they all parse as numbers, else keeps their order
+// of first appearance.
+func sortValues(vs []string) {
+	for _, v := range vs {
+		if _, ok := numeric(v); !ok {
+			return
+		}
+	}
+	sort.SliceStable(vs, func(i, j int) bool {
+		a, _ := numeric(vs[i])
+		b, _ := numeric(vs[j])
+		return a < b
+	})
+}
+
+// MetricVsParam draws metric against parameter x. Runs are grouped into lines by the values of
+// the other varying parameters (the policy, typically); each line is the mean over seeds with
+// its 95% CI band. Plain numbers are placed on a numeric axis; values with units or names are
+// placed at equal spacing in sorted order and labelled as written.
+func MetricVsParam(rows []sweep.Row, x, metric string) (*plot.Plot, error) {
+	ax := axesOf(rows)
+	xs := ax.values[x]
+	pos := map[string]float64{}
+	plain := true
+	for _, v := range xs {
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			plain = false
+		}
+	}
+	for i, v := range xs {
+		pos[v] = float64(i)
+		if plain {
+			pos[v], _ = strconv.ParseFloat(v, 64)
+		}
+	}
+	var others []string
+	for _, p := range ax.varying {
+		if p != x {
+			others = append(others, p)
+		}
+	}
+	type key struct{ line, x string }
+	vals := map[key][]float64{}
+	var lineOrder []string
+	seenLine := map[string]bool{}
+	for i := range rows {
+		r := &rows[i]
+		pt := sweep.Point{Params: r.Params}
+		var parts []string
+		for _, o := range others {
+			v, _ := pt.Get(o)
+			parts = append(parts, v)
+		}
+		line := strings.Join(parts, ", ")
+		if !seenLine[line] {
+			seenLine[line] = true
+			lineOrder = append(lineOrder, line)
+		}
+		xv, _ := pt.Get(x)
+		for _, m := range sweep.KeyMetrics(r) {
+			if m.Name == metric {
+				vals[key{line, xv}] = append(vals[key{line, xv}], m.Value)
+			}
+		}
+	}
+	p := plot.New()
+	p.Title.Text = metric + " vs " + x
+	p.X.Label.Text = x
+	p.Y.Label.Text = metric
+	p.Legend.Top = true
+	if !plain {
+		p.NominalX(xs...)
+	}
+	for li, line := range lineOrder {
+		var mean, lo, hi plotter.XYs
+		for _, xv := range xs {
+			st := sweep.MeanCI(vals[key{line, xv}])
+			if st.N == 0 {
+				continue
+			}
+			half := st.Half
+			if math.IsNaN(half) {
+				half = 0
+			}
+			mean = append(mean, plotter.XY{X: pos[xv], Y: st.Mean})
+			lo = append(lo, plotter.XY{X: pos[xv], Y: st.Mean - half})
+			hi = append(hi, plotter.XY{X: pos[xv], Y: st.Mean + half})
+		}
+		if len(mean) == 0 {
+			continue
+		}
+		c := plotutil.Color(li)
+		if len(mean) > 1 {
+			ring := append(plotter.XYs(nil), lo...)
+			for i := len(hi) - 1; i >= 0; i-- {
+				ring = append(ring, hi[i])
+			}
+			pg, err := plotter.NewPolygon(ring)
+			if err != nil {
+				return nil, err
+			}
+			pg.Color = withAlpha(c, 50)
+			pg.LineStyle.Width = 0
+			p.Add(pg)
+		}
+		l, s, err := plotter.NewLinePoints(mean)
+		if err != nil {
+			return nil, err
+		}
+		l.Color, s.Color = c, c
+		s.Shape = draw.CircleGlyph{}
+		eb, err := plotter.NewYErrorBars(errBars{mean, lo, hi})
+		if err != nil {
+			return nil, err
+		}
+		eb.Color = c
+		p.Add(l, s, eb)
+		label := line
+		if label == "" {
+			label = metric
+		}
+		p.Legend.Add(label, l, s)
+	}
+	return p, nil
+}
+
+// errBars adapts mean/low/high to plotter.YErrorer.
+type errBars struct{ mean, lo, hi plotter.XYs }
+
+func (e errBars) Len() int                    { return len(e.mean) }
+func (e errBars) XY(i int) (float64, float64) { return e.mean[i].X, e.mean[i].Y }
+func (e errBars) YError(i int) (float64, float64) {
+	return e.mean[i].Y - e.lo[i].Y, e.hi[i].Y - e.mean[i].Y
+}
+
+// slug makes a metric or path usable in a file name.
+func slug(s string) string {
+	return strings.Trim(regexp.MustCompile(`[^A-Za-z0-9_.-]+`).ReplaceAllString(s, "_"), "_")
+}
+
+// Files lists the PNG figures in a plots directory, sorted (the report embeds these).
+func Files(dir string) []string {
+	m, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+	sort.Strings(m)
+	return m
+}
+
+func ensureDir(d string) error { return os.MkdirAll(d, 0o755) }

@@ -1,0 +1,131 @@
+package sweep
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/runner"
+)
+
+// runScenario is the simulator; a variable so tests can count or slow down runs.
+var runScenario = runner.Run
+
+// Base is a sweep's base scenario, read once. Every run decodes it afresh with its point's
+// parameters applied as overrides (config.LoadBytesWith), so overrides go through the same
+// decoding, defaults and validation as a scenario file, and runs share no mutable state.
+type Base struct {
+	Path string
+	Data []byte
+	Seed uint64 // the file's seed
+	Hash string // configuration hash of the unmodified scenario
+	Sets []string
+}
+
+// LoadBase reads and validates a scenario file. sets are extra "path=value" overrides applied
+// to every run (the command line's --set).
+func LoadBase(path string, sets []string) (*Base, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := config.LoadBytesWith(path, data, filepath.Dir(path), sets, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Base{Path: path, Data: data, Seed: sc.Seed, Hash: config.Hash(sc), Sets: sets}, nil
+}
+
+// Scenario builds the scenario of one run.
+func (b *Base) Scenario(pt Point, seed uint64) (*config.Scenario, error) {
+	sets := append([]string(nil), b.Sets...)
+	for _, p := range pt.Params {
+		sets = append(sets, p.Path+"="+p.Value)
+	}
+	return config.LoadBytesWith(b.Path, b.Data, filepath.Dir(b.Path), sets, &seed)
+}
+
+// Check loads every point once, so a bad path or value anywhere in the sweep is reported
+// (all of them, by point) before any simulation starts.
+func (b *Base) Check(plan *Plan) error {
+	var msgs []string
+	for _, pt := range plan.Points {
+		if _, err := b.Scenario(pt, plan.Seeds[0]); err != nil {
+			msgs = append(msgs, fmt.Sprintf("point %d %s:\n    %s", pt.ID, paramString(pt.Params),
+				strings.ReplaceAll(err.Error(), "\n", "\n    ")))
+			if len(msgs) == 20 {
+				msgs = append(msgs, "(stopping after 20 points)")
+				break
+			}
+		}
+	}
+	if len(msgs) > 0 {
+		return errors.New(strings.Join(msgs, "\n"))
+	}
+	return nil
+}
+
+// RunFunc returns the RunFunc that simulates the base scenario at a point.
+func (b *Base) RunFunc() RunFunc {
+	return func(pt Point, seed uint64) (*Outcome, error) {
+		sc, err := b.Scenario(pt, seed)
+		if err != nil {
+			return nil, err
+		}
+		res, err := runScenario(sc, runner.Options{})
+		if err != nil {
+			return nil, err
+		}
+		return &Outcome{ConfigHash: res.ConfigHash, Summary: res.Summary, DDL: res.DDL, Series: &res.Series}, nil
+	}
+}
+
+// Seeds lists n consecutive seeds from first (nil: the base scenario's seed).
+func (b *Base) Seeds(first *uint64, n int) []uint64 {
+	s := b.Seed
+	if first != nil {
+		s = *first
+	}
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = s + uint64(i)
+	}
+	return out
+}
+
+// PlanSpec loads a spec's base scenario and fixes its plan; every point is checked.
+func PlanSpec(sp *Spec, sets []string) (*Plan, *Base, error) {
+	base, err := LoadBase(sp.Base, sets)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan := NewPlan("sweep", sp.Base, base.Hash, sp.Enumerate(), base.Seeds(sp.Seed, sp.Seeds), string(sp.Text))
+	if err := base.Check(plan); err != nil {
+		return nil, nil, err
+	}
+	return plan, base, nil
+}
+
+// PlanCompare is the plan of `ddlsim compare`: a sweep with one axis, policy, and n seeds.
+func PlanCompare(base *Base, policies []string, n int, first *uint64) (*Plan, error) {
+	if len(policies) == 0 {
+		return nil, errors.New("--policies: name at least one policy")
+	}
+	var pts []Point
+	var quoted []string
+	for i, p := range policies {
+		pts = append(pts, Point{ID: i, Params: []Param{{Path: "policy", Value: p}}})
+		quoted = append(quoted, p)
+	}
+	seeds := base.Seeds(first, n)
+	spec := fmt.Sprintf("# ddlsim compare\nbase: %s\nseeds: %d\nseed: %d\naxes:\n  - grid:\n      policy: [%s]\n",
+		base.Path, n, seeds[0], strings.Join(quoted, ", "))
+	plan := NewPlan("compare", base.Path, base.Hash, pts, seeds, spec)
+	if err := base.Check(plan); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
