@@ -128,13 +128,13 @@ func crossChecks(sc *Scenario) []verr {
 			}
 		} else {
 			if len(e.Columns) > 0 {
-				add(p+".columns", "only create_index takes columns")
+				add(p+".columns", "only create_index takes columns", p+".ddl")
 			}
 			if e.Indexes > 1 {
-				add(p+".indexes", "only create_index builds indexes")
+				add(p+".indexes", "only create_index builds indexes", p+".ddl")
 			}
 			if e.Engine == "myrocks" {
-				add(p+".engine", "myrocks is modelled for create_index only")
+				add(p+".engine", "myrocks is modelled for create_index only", p+".ddl")
 			}
 		}
 		if e.Count > 0 && e.Every == 0 {

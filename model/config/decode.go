@@ -54,7 +54,7 @@ func (d *decoder) fail(n *yaml.Node, path, value, msg string) {
 		e.Line, e.Col = n.Line, n.Column
 	}
 	d.errs = append(d.errs, e)
-	if d.failed != nil {
+	if d.failed != nil && path != "" {
 		d.failed[path] = true
 	}
 }

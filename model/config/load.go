@@ -40,11 +40,13 @@ func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed
 	l := &loader{rootFile: name, seen: map[string]Pos{}, failed: map[string]bool{}}
 	sc := new(Scenario)
 	root, ok := l.parse(name, data)
-	if ok {
-		d := l.decoder(name)
-		d.decode(root, reflect.ValueOf(sc).Elem(), "")
-		l.collect(d)
+	if !ok {
+		// Without a document there is nothing to validate: every finding would be noise.
+		return nil, l.errs
 	}
+	d := l.decoder(name)
+	d.decode(root, reflect.ValueOf(sc).Elem(), "")
+	l.collect(d)
 
 	// Overrides of the hardware reference itself must happen before the profile is read;
 	// every other override must happen after, so `hardware.cores=16` edits the resolved
@@ -184,6 +186,10 @@ func (l *loader) resolveHardware(sc *Scenario, baseDir string) {
 		d := l.decoder(p)
 		d.decode(root, reflect.ValueOf(&sc.HardwareProfile).Elem(), "hardware")
 		l.collect(d)
+	case !l.failed["hardware"]:
+		l.errs = append(l.errs, &FieldError{File: l.rootFile, Path: "hardware",
+			Msg: "missing: expected a profile path (hardware: profiles/8c-64g.yaml) or an inline hardware mapping"})
+		l.failed["hardware"] = true // the profile's own checks would only repeat this
 	}
 }
 
@@ -196,13 +202,18 @@ func looksLikeMapping(v string) bool {
 // the field (or its nearest written ancestor). Findings about a value that already failed to
 // decode, or that depend on one, are dropped: one mistake, one message.
 func (l *loader) validation(sc *Scenario) {
-	for _, e := range validate(sc) {
+	found := validate(sc)
+	judged := map[string]bool{}
+	for _, e := range found {
+		judged[e.path] = true
+	}
+	for _, e := range found {
 		if l.consequence(e.path) {
 			continue
 		}
 		skip := false
 		for _, dep := range e.deps {
-			skip = skip || l.consequence(dep)
+			skip = skip || l.consequence(dep) || judged[dep]
 		}
 		if skip {
 			continue

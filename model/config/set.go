@@ -127,7 +127,11 @@ func setPath(d *decoder, sc *Scenario, path, value string) {
 			}
 			cur = fmt.Sprintf("%s[%d]", cur, s.index)
 		case s.key != "":
-			if v.Kind() != reflect.Struct || v.Type() == hardwareRefType {
+			if v.Kind() == reflect.Slice {
+				d.fail(nil, path, "", fmt.Sprintf("%s is a list: use %s[N].%s", cur, cur, s.key))
+				return
+			}
+			if v.Kind() != reflect.Struct {
 				d.fail(nil, path, "", fmt.Sprintf("%s has no fields", orRoot(cur)))
 				return
 			}
