@@ -1,0 +1,463 @@
+package indexbuild
+
+import (
+	"fmt"
+
+	"github.com/ddlsim/ddlsim/sim"
+)
+
+// maxChunksPerPass bounds the steps one merge pass or one load is cut into, so the event
+// count of an 8-billion-row build stays in the tens of thousands whatever the run count.
+const maxChunksPerPass = 32
+
+// maxChunksPerScan bounds the steps of one scan thread.
+const maxChunksPerScan = 4096
+
+// readAhead is the size of the clustered-index reads in aggregate mode: InnoDB's linear
+// read-ahead brings in one 64-page extent at a time.
+func (b *build) readAhead() int64 { return 64 * b.env.PageSize }
+
+// scanned is what a scan left behind for one index: one file per scan thread.
+type scanned struct {
+	files []fileStats
+}
+
+// parallel is the 8.0.27+ build of one statement (ddl::Loader::build_all): a parallel scan
+// writing sorted runs, then a task queue of innodb_ddl_threads threads running the per-file
+// merge tasks and one load task per index.
+func (b *build) parallel(idx []int) {
+	s, env := b.s, b.env
+	S := max(1, s.ParallelReadThreads)
+	keyBuf, ioBuf := scanBufferSize(s.BufferSize, S, len(idx), env.PageSize)
+
+	// Key buffers, their I/O buffers and the tuple-pointer arrays (m_dtuples is sized for
+	// the most entries the buffer can hold; sorting allocates an equal aux array).
+	var mem int64
+	perRun := make([]int64, len(idx))
+	for k, i := range idx {
+		ix := s.Indexes[i]
+		perRun[k] = entriesPerBuffer(keyBuf, ix.KeyBytes+s.SortEntryOverhead)
+		mem += int64(S) * (keyBuf + ioBuf + 2*8*max(1, keyBuf/ix.KeyBytes))
+	}
+	if !b.allocMem(mem, fmt.Sprintf("%d key buffers of %s", S*len(idx), fmtBytes(keyBuf))) {
+		return
+	}
+	out := b.scan(idx, S, perRun, ioBuf)
+	b.freeMem(mem)
+	if b.failed() {
+		return
+	}
+
+	q := &taskq{b: b, out: out, idx: idx, S: S, merging: make([]int, len(idx)),
+		mergePh: make([]int, len(idx)), setupAt: make([]sim.Time, len(idx))}
+	for k := range idx {
+		q.push(task{kind: taskSetup, k: k})
+	}
+	q.run(b.p, max(1, s.Threads))
+}
+
+// scan runs S scan threads over the clustered index; each fills one key buffer per index
+// and appends a sorted run to its file for that index whenever the buffer is full
+// (Parallel_cursor::scan → Builder::add_row → bulk_add_row → key_buffer_sort + serialize).
+func (b *build) scan(idx []int, S int, perRun []int64, ioBuf int64) []scanned {
+	s, env := b.s, b.env
+	ph := b.phase("scan", -1, b.p.Now())
+	out := make([]scanned, len(idx))
+	for k := range out {
+		out[k].files = make([]fileStats, S)
+	}
+	var g group
+	g.add(S)
+	leafBase := int64(0)
+	for t := 0; t < S; t++ {
+		rows := splitRows(s.Rows, t, S)
+		leaves := part(s.PKLeafPages, int64(t), int64(S))
+		from := leafBase
+		leafBase += leaves
+		env.Sim.Spawn(fmt.Sprintf("%sddl-scan-%d", b.prefix, t), "ddl", func(p *sim.Proc) {
+			defer g.done()
+			b.scanThread(p, t, S, rows, from, leaves, idx, perRun, ioBuf, out)
+		})
+	}
+	g.wait(b.p)
+	b.res.Phases[ph].End = b.p.Now()
+	return out
+}
+
+func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, idx []int,
+	perRun []int64, ioBuf int64, out []scanned) {
+	s, env := b.s, b.env
+	bytesPerRow := max(1, leaves*env.PageSize/max(1, rows))
+	n := b.chunks(rows, bytesPerRow, maxChunksPerScan)
+	var done, leafDone int64
+	for c := int64(0); c < n && !b.failed(); c++ {
+		rowsC := part(rows, c, n)
+		leafEnd := leaves * (done + rowsC) / max(1, rows)
+		if c == n-1 {
+			leafEnd = leaves
+		}
+		// Read the leaves: through the pool, or as read-ahead extents from the data device.
+		if nl := leafEnd - leafDone; nl > 0 {
+			if env.Pool != nil {
+				env.Pool.ReadLeaves(p, leafFrom+leafDone, nl)
+			} else {
+				b.io(p, env.Data, env.DataOpLatency, sim.Read, nl*env.PageSize, b.readAhead())
+			}
+		}
+		ns := float64(rowsC) * float64(env.Costs.Row)
+		var write int64
+		last := c == n-1
+		for k, i := range idx {
+			ix := s.Indexes[i]
+			E := perRun[k]
+			mem := ix.KeyBytes + s.SortEntryOverhead
+			full := (done+rowsC)/E - done/E
+			ns += float64(full) * b.sortNs(E, mem, S)
+			bytes := full * runBytes(E, ix)
+			runs := full
+			if last {
+				if rem := (done + rowsC) % E; rem > 0 {
+					ns += b.sortNs(rem, mem, S)
+					bytes += runBytes(rem, ix)
+					runs++
+				}
+			}
+			if runs > 0 && out[k].files[t].runs == 0 && !b.openFile(1) {
+				return
+			}
+			f := &out[k].files[t]
+			f.runs += runs
+			f.bytes += bytes
+			b.res.Runs += runs
+			write += bytes
+		}
+		b.cpu(p, ns)
+		if !b.allocTemp(write) {
+			return
+		}
+		b.tempIO(p, sim.Write, write, ioBuf)
+		done += rowsC
+		leafDone = leafEnd
+	}
+	for k := range idx {
+		out[k].files[t].rows = rows
+	}
+}
+
+// Task kinds of the Loader's queue (ddl0loader.cc, Builder::State).
+const (
+	taskSetup = iota // SETUP_SORT: enqueue one merge task per scan-thread file
+	taskMerge        // SORT: Builder::merge_sort of one file
+	taskLoad         // BTREE_BUILD: k-way merge of the files into Btree_load
+)
+
+type task struct {
+	kind uint8
+	k    int // position in the statement's index list
+	t    int // scan-thread file
+}
+
+// taskq is ddl::Loader::Task_queue: an unbounded FIFO served by innodb_ddl_threads threads
+// (the DDL thread is one of them). Tasks enqueue their successors; a thread that finds the
+// queue empty while every thread is idle exits, and so do the rest.
+type taskq struct {
+	b   *build
+	out []scanned
+	idx []int
+	S   int
+
+	tasks   []task
+	head    int
+	threads int // threads still serving
+	idle    []*sim.Proc
+
+	merging []int      // merge tasks outstanding per index
+	mergePh []int      // phase record of each index's merge
+	setupAt []sim.Time // when each index's sort was set up
+}
+
+func (q *taskq) push(t task) {
+	q.tasks = append(q.tasks, t)
+	if len(q.idle) > 0 {
+		w := q.idle[0]
+		q.idle = q.idle[1:]
+		w.Wake(0)
+	}
+}
+
+// run serves the queue with n threads: p and n-1 helpers; it returns when all have exited.
+func (q *taskq) run(p *sim.Proc, n int) {
+	q.threads = n
+	var g group
+	g.add(n - 1)
+	for i := 1; i < n; i++ {
+		q.b.env.Sim.Spawn(fmt.Sprintf("%sddl-%d", q.b.prefix, i), "ddl", func(w *sim.Proc) {
+			defer g.done()
+			q.serve(w)
+		})
+	}
+	q.serve(p)
+	g.wait(p)
+}
+
+func (q *taskq) serve(p *sim.Proc) {
+	for {
+		for q.head == len(q.tasks) {
+			if q.b.failed() || len(q.idle)+1 >= q.threads {
+				q.exit()
+				return
+			}
+			q.idle = append(q.idle, p)
+			p.Park()
+		}
+		if q.b.failed() {
+			q.exit()
+			return
+		}
+		t := q.tasks[q.head]
+		q.head++
+		q.exec(p, t)
+	}
+}
+
+// exit retires a thread and wakes the idle ones so they can see the queue is finished.
+func (q *taskq) exit() {
+	q.threads--
+	idle := q.idle
+	q.idle = nil
+	for _, w := range idle {
+		w.Wake(0)
+	}
+}
+
+func (q *taskq) exec(p *sim.Proc, t task) {
+	b := q.b
+	switch t.kind {
+	case taskSetup:
+		// Builder::create_merge_sort_tasks: one task per scan-thread file (files with fewer
+		// than two runs finish at once).
+		q.setupAt[t.k] = p.Now()
+		q.mergePh[t.k] = b.phase("merge", q.idx[t.k], p.Now())
+		q.merging[t.k] = q.S
+		for i := 0; i < q.S; i++ {
+			q.push(task{kind: taskMerge, k: t.k, t: i})
+		}
+	case taskMerge:
+		b.mergeFile(p, q.idx[t.k], &q.out[t.k].files[t.t], q.S)
+		q.merging[t.k]--
+		if q.merging[t.k] == 0 && !b.failed() {
+			b.res.Phases[q.mergePh[t.k]].End = p.Now()
+			q.push(task{kind: taskLoad, k: t.k})
+		}
+	case taskLoad:
+		b.loadIndex(p, q.idx[t.k], q.out[t.k].files, ioBufferSize(b.s.BufferSize, q.S, b.env.PageSize))
+	}
+}
+
+// mergeFile is Merge_file_sort::sort of one scan-thread file: 2-way passes until one run is
+// left. Each pass reads the whole file and writes it to a second file (the first pass
+// grows that file to the input's size; later passes swap the two and overwrite). CPU per
+// row per pass is MergeRow (record read, compare, copy). Buffers: one output buffer and two
+// reader buffers of merge_io_buffer_size(scan threads × 2 + 1).
+func (b *build) mergeFile(p *sim.Proc, i int, f *fileStats, S int) {
+	passes := mergePasses(f.runs)
+	b.res.IndexPasses[i] = max(b.res.IndexPasses[i], passes)
+	b.res.MergePasses = max(b.res.MergePasses, passes)
+	if passes == 0 {
+		return
+	}
+	ioSize := ioBufferSize(b.s.BufferSize, S*2+1, b.env.PageSize)
+	if !b.openFile(1) {
+		return
+	}
+	defer b.closeFile(1)
+	if !b.allocMem(3*ioSize, "merge buffers") {
+		return
+	}
+	defer b.freeMem(3 * ioSize)
+	grown := int64(0)
+	n := b.chunks(f.bytes, 1, maxChunksPerPass)
+	for pass := int64(0); pass < passes; pass++ {
+		for c := int64(0); c < n; c++ {
+			if b.failed() {
+				b.freeTemp(grown)
+				return
+			}
+			bytes := part(f.bytes, c, n)
+			rows := part(f.rows, c, n)
+			b.tempIO(p, sim.Read, bytes, ioSize)
+			b.cpu(p, float64(rows)*float64(b.env.Costs.MergeRow))
+			if pass == 0 {
+				if !b.allocTemp(bytes) {
+					b.freeTemp(grown)
+					return
+				}
+				grown += bytes
+			} else {
+				b.res.TempBytesWritten += bytes
+			}
+			b.tempIO(p, sim.Write, bytes, ioSize)
+		}
+	}
+	// The spare file (the last pass's input) is closed and deleted.
+	b.freeTemp(grown)
+}
+
+// loadIndex is Builder::btree_build: one thread merges the index's scan-thread files with a
+// priority queue (log2 k compares per row) and appends every row to Btree_load, which fills
+// pages left to right. The files are closed (deleted) when the index is finished.
+func (b *build) loadIndex(p *sim.Proc, i int, files []fileStats, ioSize int64) {
+	ph := b.phase("load", i, p.Now())
+	var rows, bytes int64
+	k := 0
+	for _, f := range files {
+		if f.runs > 0 {
+			rows += f.rows
+			bytes += f.bytes
+			k++
+		}
+	}
+	defer func() {
+		b.freeTemp(bytes)
+		b.closeFile(k)
+		b.res.Phases[ph].End = p.Now()
+	}()
+	if !b.allocMem(int64(max(k, 1))*ioSize, "load buffers") {
+		return
+	}
+	defer b.freeMem(int64(max(k, 1)) * ioSize)
+	c := &b.env.Costs
+	perRow := float64(c.LoadRow) + float64(ceilLog2(int64(k)))*float64(c.SortRow)
+	b.loadStream(p, i, rows, bytes, ioSize, perRow)
+}
+
+// loadStream reads bytes of sorted entries from temp files and bulk-loads rows of index i.
+func (b *build) loadStream(p *sim.Proc, i int, rows, bytes, ioSize int64, perRow float64) {
+	ix := b.s.Indexes[i]
+	pages := indexPages(rows, ix, b.env.PageSize)
+	wb := &writeBack{b: b, p: p}
+	n := b.chunks(max(bytes, rows*ix.KeyBytes), 1, maxChunksPerPass)
+	if n == 0 {
+		b.newPages(p, wb, i, pages) // empty table: the root page
+		return
+	}
+	for c := int64(0); c < n && !b.failed(); c++ {
+		b.tempIO(p, sim.Read, part(bytes, c, n), ioSize)
+		b.cpu(p, float64(part(rows, c, n))*perRow)
+		b.newPages(p, wb, i, part(pages, c, n))
+	}
+	wb.drain()
+}
+
+// legacy is the build before 8.0.27 (row0merge.cc row_merge_build_indexes), all on the DDL
+// thread: one scan fills one innodb_sort_buffer_size buffer per index and writes each full
+// buffer, sorted, as one block-sized run; then index by index a 2-way merge sort
+// (row_merge_sort, blocks of sort_buffer_size, output to one shared spare file) and the
+// bulk load (row_merge_insert_index_tuples); each index's file is freed after its load.
+func (b *build) legacy(idx []int) {
+	s, env, p := b.s, b.env, b.p
+	block := s.SortBufferSize
+	perRun := make([]int64, len(idx))
+	var mem int64
+	for k, i := range idx {
+		ix := s.Indexes[i]
+		// row_merge_buf_add refuses an entry once total_size + size >= sort_buffer_size - 1.
+		perRun[k] = max(1, (block-2)/(tempRecBytes(ix)+s.SortEntryOverhead))
+		mem += block + 2*8*perRun[k] // buffer, tuples and tuples_aux arrays
+	}
+	mem += 3 * block // row_merge_build_indexes' merge block (3 × srv_sort_buf_size)
+	if !b.allocMem(mem, "sort buffers") {
+		return
+	}
+	defer b.freeMem(mem)
+	if !b.openFile(len(idx) + 1) { // one file per index + the spare tmpfd
+		return
+	}
+	defer b.closeFile(len(idx) + 1)
+
+	// Scan: single-threaded, one block written per run.
+	ph := b.phase("scan", -1, p.Now())
+	files := make([]fileStats, len(idx))
+	bytesPerRow := max(1, s.PKLeafPages*env.PageSize/max(1, s.Rows))
+	n := b.chunks(s.Rows, bytesPerRow, maxChunksPerScan)
+	var done, leafDone int64
+	for c := int64(0); c < n && !b.failed(); c++ {
+		rowsC := part(s.Rows, c, n)
+		leafEnd := s.PKLeafPages * (done + rowsC) / max(1, s.Rows)
+		if c == n-1 {
+			leafEnd = s.PKLeafPages
+		}
+		if nl := leafEnd - leafDone; nl > 0 {
+			if env.Pool != nil {
+				env.Pool.ReadLeaves(p, leafDone, nl)
+			} else {
+				b.io(p, env.Data, env.DataOpLatency, sim.Read, nl*env.PageSize, b.readAhead())
+			}
+		}
+		ns := float64(rowsC) * float64(env.Costs.Row)
+		var write int64
+		for k, i := range idx {
+			ix := s.Indexes[i]
+			E := perRun[k]
+			runs := (done+rowsC)/E - done/E
+			ns += float64(runs) * b.sortNs(E, tempRecBytes(ix), 1)
+			if c == n-1 {
+				if rem := (done + rowsC) % E; rem > 0 {
+					ns += b.sortNs(rem, tempRecBytes(ix), 1)
+					runs++
+				}
+			}
+			files[k].runs += runs
+			files[k].bytes += runs * block
+			b.res.Runs += runs
+			write += runs * block
+		}
+		b.cpu(p, ns)
+		if !b.allocTemp(write) {
+			break
+		}
+		b.tempIO(p, sim.Write, write, block)
+		done += rowsC
+		leafDone = leafEnd
+	}
+	b.res.Phases[ph].End = p.Now()
+	var spare int64 // the shared tmpfd grows to the largest file merged so far
+	defer func() { b.freeTemp(spare) }()
+	for k, i := range idx {
+		if b.failed() {
+			for _, f := range files[k:] {
+				b.freeTemp(f.bytes)
+			}
+			return
+		}
+		f := &files[k]
+		f.rows = s.Rows
+		mph := b.phase("merge", i, p.Now())
+		passes := mergePasses(f.runs)
+		b.res.IndexPasses[i] = passes
+		b.res.MergePasses = max(b.res.MergePasses, passes)
+		if passes > 0 && f.bytes > spare {
+			if !b.allocTemp(f.bytes - spare) {
+				b.freeTemp(f.bytes)
+				continue
+			}
+			b.res.TempBytesWritten -= f.bytes - spare // counted as written below
+			spare = f.bytes
+		}
+		m := b.chunks(f.bytes, 1, maxChunksPerPass)
+		for pass := int64(0); pass < passes && !b.failed(); pass++ {
+			for c := int64(0); c < m; c++ {
+				bytes := part(f.bytes, c, m)
+				b.tempIO(p, sim.Read, bytes, block)
+				b.cpu(p, float64(part(f.rows, c, m))*float64(env.Costs.MergeRow))
+				b.res.TempBytesWritten += bytes
+				b.tempIO(p, sim.Write, bytes, block)
+			}
+		}
+		b.res.Phases[mph].End = p.Now()
+		lph := b.phase("load", i, p.Now())
+		b.loadStream(p, i, f.rows, f.bytes, block, float64(env.Costs.LoadRow))
+		b.res.Phases[lph].End = p.Now()
+		b.freeTemp(f.bytes)
+	}
+}

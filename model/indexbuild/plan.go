@@ -1,0 +1,145 @@
+package indexbuild
+
+import "math"
+
+// This file is the arithmetic of the build: buffer split, run sizes, run and pass counts,
+// file sizes, index page counts. It mirrors the real code's rules so that the simulated
+// phases only have to spend the resulting work, chunk by chunk.
+
+// scanBufferSize is ddl::Context::scan_buffer_size (ddl0ctx.cc): the key-buffer and I/O
+// buffer sizes of each of the scan threads × indexes buffers that share
+// innodb_ddl_buffer_size. The I/O buffer is carved out of the share: 1 MiB if the share is
+// >= 2 MiB, 512 KiB if >= 1 MiB, 128 KiB if >= 512 KiB, 64 KiB if >= 256 KiB, else 32 KiB;
+// a share of 64 KiB or less keeps the default I/O size max(page/2, 1.25 × IO_BLOCK_SIZE).
+func scanBufferSize(total int64, scanThreads, indexes int, pageSize int64) (key, io int64) {
+	n := int64(max(1, scanThreads) * max(1, indexes))
+	key = total / n
+	io = max(pageSize/2, ioBlockSize+ioBlockSize*25/100)
+	if key <= 64*kib {
+		if key < pageSize {
+			key = pageSize
+		} else if key >= 2*io {
+			key -= io
+		}
+		return key, io
+	}
+	switch {
+	case key >= 2*mib:
+		io = mib
+	case key >= mib:
+		io = 512 * kib
+	case key >= 512*kib:
+		io = 128 * kib
+	case key >= 256*kib:
+		io = 64 * kib
+	default:
+		io = 32 * kib
+	}
+	return key - io, io
+}
+
+// ioBufferSize is ddl::Context::load_io_buffer_size / merge_io_buffer_size: the total
+// buffer divided by the number of buffers, rounded down to IO_BLOCK_SIZE, at least a page.
+func ioBufferSize(total int64, buffers int, pageSize int64) int64 {
+	return max(pageSize, ioBlockSize, total/int64(max(1, buffers))/ioBlockSize*ioBlockSize)
+}
+
+// entriesPerBuffer is how many entries of entryMem bytes a key buffer of size bytes takes
+// before Key_sort_buffer::will_fit refuses the next one (the first always fits).
+func entriesPerBuffer(size, entryMem int64) int64 {
+	return max(1, (size-1)/max(1, entryMem))
+}
+
+// tempRecBytes is an entry as serialized to a temp file: the record plus the 1-byte
+// extra-size prefix (Key_sort_buffer::serialize).
+func tempRecBytes(ix Index) int64 { return ix.KeyBytes + 1 }
+
+// runBytes is the temp-file size of a run of n entries: records, the end-of-run zero byte,
+// padded to IO_BLOCK_SIZE.
+func runBytes(n int64, ix Index) int64 {
+	if n <= 0 {
+		return 0
+	}
+	return alignUp(n*tempRecBytes(ix)+1, ioBlockSize)
+}
+
+// fileStats describes one sort file: the runs a scan thread wrote for one index.
+type fileStats struct {
+	rows, runs, bytes int64
+}
+
+// scanFile is the file one scan thread writes for one index from rows rows with runs of
+// perRun entries.
+func scanFile(rows, perRun int64, ix Index) fileStats {
+	if rows <= 0 {
+		return fileStats{}
+	}
+	full := rows / perRun
+	f := fileStats{rows: rows, runs: full, bytes: full * runBytes(perRun, ix)}
+	if rem := rows % perRun; rem > 0 {
+		f.runs++
+		f.bytes += runBytes(rem, ix)
+	}
+	return f
+}
+
+// mergePasses is the pass count of Merge_file_sort::sort (and row_merge_sort): each pass
+// merges pairs of runs (N_WAY_MERGE = 2) until one run is left.
+func mergePasses(runs int64) int64 {
+	if runs <= 1 {
+		return 0
+	}
+	return ceilLog2(runs)
+}
+
+// splitRows gives scan thread t of n its share of rows (Parallel_reader splits the index
+// into ranges of about equal size).
+func splitRows(rows int64, t, n int) int64 {
+	q, r := rows/int64(n), rows%int64(n)
+	if int64(t) < r {
+		return q + 1
+	}
+	return q
+}
+
+// indexPages is the page count of a bulk-loaded index of rows entries: leaves filled to
+// 15/16 (innodb_fill_factor 100 leaves 1/16 free, btr0load.cc) and the node-pointer levels.
+func indexPages(rows int64, ix Index, pageSize int64) int64 {
+	if rows <= 0 {
+		return 1
+	}
+	usable := pageSize*15/16 - 128 // FIL header/trailer, page header, infimum/supremum
+	perLeaf := max(1, usable/(ix.KeyBytes+5+1))     // 5-byte record header, ~1 byte of page directory
+	perNode := max(2, usable/(ix.KeyBytes+4+5+1))   // node pointer: key + child page number
+	pages := ceilDiv(rows, perLeaf)
+	total := pages
+	for pages > 1 {
+		pages = ceilDiv(pages, perNode)
+		total += pages
+	}
+	return total
+}
+
+// sortNs is the CPU, in ns, of merge-sorting n entries of entryMem bytes in memory
+// (ddl0buffer.cc merge_sort, row_merge_buf_sort; MyRocks' offset tree costs the same
+// log2 n compares per entry). Each entry pays one SortRow for its key extraction and copy,
+// plus one compare per level. The top-down merge sort of a sub-range only touches entries
+// that were adjacent when added, so a level whose sub-ranges (2^level entries) fit in the
+// sorting thread's share of the last-level cache compares cached data (SortRow); above
+// that every compare chases a pointer into a buffer larger than the cache (ListNode, a
+// DRAM miss).
+func (b *build) sortNs(n, entryMem int64, sorters int) float64 {
+	if n <= 0 {
+		return 0
+	}
+	c := &b.env.Costs
+	levels := ceilLog2(n)
+	share := b.env.CacheBytes / int64(max(1, sorters))
+	inCache := int64(0)
+	if share > entryMem {
+		inCache = int64(math.Floor(math.Log2(float64(share) / float64(entryMem))))
+	}
+	inCache = min(max(inCache, 0), levels)
+	miss := max(float64(c.ListNode), float64(c.SortRow))
+	return float64(n) * (float64(1+inCache)*float64(c.SortRow) + float64(levels-inCache)*miss)
+}
