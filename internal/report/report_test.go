@@ -1,0 +1,154 @@
+package report
+
+import (
+	"context"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ddlsim/ddlsim/internal/sweep/sweeptest"
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/runner"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// imgProbe records, once the page has loaded, the naturalWidth of every image: 0 means the
+// browser could not decode it.
+const imgProbe = `<script>window.addEventListener('load',()=>{document.body.setAttribute('data-img-widths',
+[...document.images].map(i=>i.complete?i.naturalWidth:0).join(','))})</script>`
+
+func chromium(t *testing.T, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--user-data-dir=" + t.TempDir()}
+	out, err := exec.CommandContext(ctx, chromiumPath, append(base, args...)...).Output()
+	if err != nil {
+		t.Fatalf("chromium %v: %v", args, err)
+	}
+	return out
+}
+
+// checkRenders loads the report in headless Chromium and checks that it shows every figure:
+// each <img> decoded (naturalWidth > 0), and a screenshot that is not blank.
+func checkRenders(t *testing.T, report string, wantImages int) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skip("no " + chromiumPath + " (apt-get install chromium; .ci/run installs it)")
+	}
+	html, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := filepath.Join(t.TempDir(), "probe.html")
+	os.WriteFile(probe, []byte(strings.Replace(string(html), "</body>", imgProbe+"</body>", 1)), 0o644)
+	dom := chromium(t, "--virtual-time-budget=5000", "--dump-dom", "file://"+probe)
+	m := regexp.MustCompile(`data-img-widths="([0-9,]*)"`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("probe did not run; DOM starts %.300s", dom)
+	}
+	widths := strings.Split(string(m[1]), ",")
+	if len(widths) != wantImages {
+		t.Fatalf("page has %d images, want %d", len(widths), wantImages)
+	}
+	for i, w := range widths {
+		if w == "0" || w == "" {
+			t.Fatalf("image %d did not load (widths %s)", i, m[1])
+		}
+	}
+
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	chromium(t, "--window-size=1200,2400", "--hide-scrollbars", "--screenshot="+shot, "file://"+report)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Plot lines are coloured; text and tables are grey. Count strongly coloured pixels.
+	colored := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			hi, lo := max(r, g, bl), min(r, g, bl)
+			if hi-lo > 0x4000 {
+				colored++
+			}
+		}
+	}
+	if colored < 100 {
+		t.Fatalf("screenshot shows no figure (%d coloured pixels)", colored)
+	}
+	if keep := os.Getenv("DDLSIM_KEEP_SCREENSHOT"); keep != "" {
+		b, _ := os.ReadFile(shot)
+		os.WriteFile(keep, b, 0o644)
+	}
+}
+
+func TestCompareReportRenders(t *testing.T) {
+	dir := sweeptest.Dir(t, "compare")
+	out, err := Dir(dir, []string{"ddlsim", "compare", "x.yaml", "--policies", "fullscan,lazy,indexed", "--seeds", "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := os.ReadFile(out)
+	for _, want := range []string{"--policies fullscan,lazy,indexed", "mean ± 95% CI", "fullscan", "indexed", "data:image/png;base64,", "ddl0_create_index_duration_s"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(string(html), "http://") || strings.Contains(string(html), "https://") {
+		t.Error("report refers to the network")
+	}
+	n := strings.Count(string(html), "<img ")
+	if n < 2 {
+		t.Fatalf("%d images", n)
+	}
+	checkRenders(t, out, n)
+}
+
+func TestSweepReportRenders(t *testing.T) {
+	dir := sweeptest.Dir(t, "sweep")
+	out, err := Dir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := os.ReadFile(out)
+	if !strings.Contains(string(html), "Points") || !strings.Contains(string(html), "mysql.innodb_buffer_pool_size") {
+		t.Error("sweep report lacks its points table")
+	}
+	checkRenders(t, out, strings.Count(string(html), "<img "))
+}
+
+func TestRunReportRenders(t *testing.T) {
+	sc, err := config.Load("../../scenarios/sweeps/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runner.Run(sc, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, err := Run(dir, res, []string{"ddlsim", "run", "scenarios/sweeps/tiny.yaml", "--report"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := os.ReadFile(out)
+	for _, want := range []string{"run of tiny-create-index", "Configuration", "innodb_buffer_pool_size", res.ConfigHash} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("run report lacks %q", want)
+		}
+	}
+	checkRenders(t, out, 1)
+}
