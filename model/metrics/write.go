@@ -1,0 +1,410 @@
+package metrics
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// Bundle is everything one run writes to its result directory. It is defined here rather
+// than taking the runner's Result because runner imports metrics.
+type Bundle struct {
+	Series  *Series
+	Summary Summary
+	DDL     []DDLResult
+	// Meta identifies the run (scenario, seed, config_hash, version, command ...); order is
+	// kept in summary.json.
+	Meta []MetaItem
+	// Config is the effective configuration (config.Marshal) written as config.yaml so the
+	// directory alone reproduces the run; nil writes none.
+	Config []byte
+}
+
+// MetaItem is one key of summary.json's "meta" object. Value is any JSON-encodable value
+// (numbers stay numbers, so a seed reads back as an integer).
+type MetaItem struct {
+	Key   string
+	Value any
+}
+
+// Files in a result directory. summary.json marks a directory as a ddlsim result, which is
+// what lets WriteDir replace a previous result but refuse to replace anything else.
+const (
+	SeriesFile  = "series.csv"
+	SummaryFile = "summary.json"
+	DDLFile     = "ddl.csv"
+	ConfigFile  = "config.yaml"
+)
+
+// WriteDir writes the bundle to dir atomically: every file is written and fsynced in a
+// sibling temporary directory which is then renamed to dir. An existing previous result at
+// dir is replaced (moved aside, new one renamed in, old one removed); an existing directory
+// that is not a result, or a file, is an error. On any failure no dir that looks complete is
+// left behind, and the temporary directory is removed.
+func WriteDir(dir string, b Bundle) (err error) {
+	dir = filepath.Clean(dir)
+	parent, base := filepath.Split(dir)
+	if parent == "" {
+		parent = "."
+	}
+	if err := checkReplaceable(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, base+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
+
+	files := []struct {
+		name string
+		gen  func() ([]byte, error)
+	}{
+		{SeriesFile, func() ([]byte, error) { return seriesCSV(b.Series) }},
+		{DDLFile, func() ([]byte, error) { return ddlCSV(b.DDL) }},
+		{SummaryFile, func() ([]byte, error) { return summaryJSON(b) }},
+	}
+	if b.Config != nil {
+		files = append(files, struct {
+			name string
+			gen  func() ([]byte, error)
+		}{ConfigFile, func() ([]byte, error) { return b.Config, nil }})
+	}
+	for _, f := range files {
+		data, err := f.gen()
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		if err := writeSynced(filepath.Join(tmp, f.name), data); err != nil {
+			return err
+		}
+	}
+	if err := syncDir(tmp); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes 0700
+		return err
+	}
+
+	// Swap in. Between the two renames dir does not exist, which is better than a dir that
+	// mixes two runs' files.
+	var old string
+	if _, statErr := os.Lstat(dir); statErr == nil {
+		old = tmp + ".old"
+		if err := os.Rename(dir, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			os.Rename(old, dir) // put the previous result back
+		}
+		return err
+	}
+	if old != "" {
+		os.RemoveAll(old)
+	}
+	return syncDir(parent)
+}
+
+// checkReplaceable allows a missing dir, an empty directory or a previous result.
+func checkReplaceable(dir string) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s exists and is not a directory", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, SummaryFile)); err != nil {
+		return fmt.Errorf("%s exists and is not a ddlsim result (no %s); not replacing it", dir, SummaryFile)
+	}
+	return nil
+}
+
+func writeSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	// Some filesystems refuse fsync on directories; the rename is still atomic there.
+	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
+}
+
+// FormatFloat is the one float format of every output file: the shortest text that parses
+// back to the same float64 (so files are stable byte for byte and lose nothing), with whole
+// numbers below 1e15 written as integers (a page counter reads 1234567, not 1.234567e+06).
+// NaN, which marks "no value this interval", is written as an empty field.
+func FormatFloat(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return ""
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func seriesCSV(s *Series) ([]byte, error) {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	if s == nil {
+		s = &Series{Columns: []string{"time_s"}}
+	}
+	if len(s.Columns) == 0 || s.Columns[0] != "time_s" {
+		return nil, fmt.Errorf("series must start with column time_s, has %v", s.Columns)
+	}
+	w.Write(s.Columns)
+	rec := make([]string, len(s.Columns))
+	for i, row := range s.Rows {
+		if len(row) != len(s.Columns) {
+			return nil, fmt.Errorf("row %d has %d values for %d columns", i, len(row), len(s.Columns))
+		}
+		for j, v := range row {
+			rec[j] = FormatFloat(v)
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	return buf.Bytes(), w.Error()
+}
+
+// ddlColumns are DDLResult's JSON field names except phases, in declaration order, so a
+// field the model adds to DDLResult appears in ddl.csv without touching this file.
+func ddlColumns() []string {
+	t := reflect.TypeFor[DDLResult]()
+	var cols []string
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" || name == "phases" {
+			continue
+		}
+		cols = append(cols, name)
+	}
+	return cols
+}
+
+func ddlCSV(ddl []DDLResult) ([]byte, error) {
+	cols := ddlColumns()
+	// Phase columns: the union of phase names in order of first appearance, each the
+	// phase's duration in seconds; a DDL that did not have the phase leaves it empty.
+	var phases []string
+	seen := map[string]bool{}
+	for _, d := range ddl {
+		for _, p := range d.Phases {
+			if !seen[p.Name] {
+				seen[p.Name] = true
+				phases = append(phases, p.Name)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	header := append([]string(nil), cols...)
+	for _, p := range phases {
+		header = append(header, "phase_"+p+"_s")
+	}
+	w.Write(header)
+	for _, d := range ddl {
+		v := reflect.ValueOf(d)
+		t := v.Type()
+		rec := make([]string, 0, len(header))
+		for i := 0; i < t.NumField(); i++ {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+			if name == "" || name == "-" || name == "phases" {
+				continue
+			}
+			rec = append(rec, formatValue(v.Field(i)))
+		}
+		for _, name := range phases {
+			cell := ""
+			for _, p := range d.Phases {
+				if p.Name == name {
+					cell = FormatFloat(p.EndS - p.StartS)
+					break
+				}
+			}
+			rec = append(rec, cell)
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	return buf.Bytes(), w.Error()
+}
+
+func formatValue(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return FormatFloat(v.Float())
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.FormatUint(v.Uint(), 10)
+	case reflect.String:
+		return v.String()
+	}
+	b, _ := json.Marshal(v.Interface())
+	return string(b)
+}
+
+// summaryJSON writes {"meta": {...}, "summary": {...}, "ddl": [...]} with keys in their
+// given order (Go maps would sort them, and summary order is part of the format).
+func summaryJSON(b Bundle) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString("{\n  \"meta\": {")
+	for i, m := range b.Meta {
+		v, err := json.Marshal(m.Value)
+		if err != nil {
+			return nil, fmt.Errorf("meta %s: %w", m.Key, err)
+		}
+		sep(&buf, i)
+		fmt.Fprintf(&buf, "    %s: %s", quote(m.Key), v)
+	}
+	closeObj(&buf, len(b.Meta), "}")
+	buf.WriteString(",\n  \"summary\": {")
+	for i, m := range b.Summary {
+		sep(&buf, i)
+		fmt.Fprintf(&buf, "    %s: %s", quote(m.Name), jsonFloat(m.Value))
+	}
+	closeObj(&buf, len(b.Summary), "}")
+	buf.WriteString(",\n  \"ddl\": [")
+	for i, d := range b.DDL {
+		sep(&buf, i)
+		v, err := marshalDDL(d)
+		if err != nil {
+			return nil, err
+		}
+		buf.WriteString("    ")
+		buf.Write(v)
+	}
+	closeObj(&buf, len(b.DDL), "]")
+	buf.WriteString("\n}\n")
+	return buf.Bytes(), nil
+}
+
+// marshalDDL is json.Marshal with non-finite floats as null (encoding/json refuses them).
+func marshalDDL(d DDLResult) ([]byte, error) {
+	clean := func(f *float64) {
+		if math.IsNaN(*f) || math.IsInf(*f, 0) {
+			*f = 0
+		}
+	}
+	v := reflect.ValueOf(&d).Elem()
+	var nonFinite []string
+	for i := 0; i < v.NumField(); i++ {
+		if f := v.Field(i); f.Kind() == reflect.Float64 && (math.IsNaN(f.Float()) || math.IsInf(f.Float(), 0)) {
+			name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+			nonFinite = append(nonFinite, name)
+			clean(f.Addr().Interface().(*float64))
+		}
+	}
+	d.Phases = append([]Phase(nil), d.Phases...)
+	for i := range d.Phases {
+		clean(&d.Phases[i].StartS)
+		clean(&d.Phases[i].EndS)
+	}
+	b, err := json.Marshal(d)
+	if err != nil || len(nonFinite) == 0 {
+		return b, err
+	}
+	var m map[string]json.RawMessage // key order is restored below
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for _, k := range nonFinite {
+		m[k] = json.RawMessage("null")
+	}
+	var out bytes.Buffer
+	out.WriteByte('{')
+	t := v.Type()
+	first := true
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		raw, ok := m[name]
+		if !ok {
+			continue
+		}
+		if !first {
+			out.WriteByte(',')
+		}
+		first = false
+		out.WriteString(quote(name) + ":")
+		out.Write(raw)
+	}
+	out.WriteByte('}')
+	return out.Bytes(), nil
+}
+
+func jsonFloat(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "null"
+	}
+	return FormatFloat(v)
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func sep(buf *bytes.Buffer, i int) {
+	if i > 0 {
+		buf.WriteByte(',')
+	}
+	buf.WriteByte('\n')
+}
+
+func closeObj(buf *bytes.Buffer, n int, closer string) {
+	if n > 0 {
+		buf.WriteString("\n  ")
+	}
+	buf.WriteString(closer)
+}
