@@ -2,7 +2,8 @@ package bufpool
 
 import (
 	"fmt"
-	"math/bits"
+	"os"
+	"unsafe"
 )
 
 // PageID names a page: tablespace id in the high 32 bits, page number in the low 32.
@@ -168,6 +169,10 @@ func New(frames int, oldPct int) *Instance {
 	in.freeHead, in.freeLen = 0, n
 	in.initHash()
 	in.initFlush()
+	if os.Getenv("DDLSIM_NOHUGE") == "" {
+		adviseHuge(unsafe.Pointer(&in.hot[0]), uintptr(len(in.hot))*unsafe.Sizeof(in.hot[0]))
+		adviseHuge(unsafe.Pointer(&in.slots[0]), uintptr(len(in.slots))*4)
+	}
 	in.SetOldPct(oldPct)
 	return in
 }
@@ -452,5 +457,3 @@ func fmix64(k uint64) uint64 {
 	k ^= k >> 33
 	return k
 }
-
-var _ = bits.Len32

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package bufpool
+
+import "unsafe"
+
+func adviseHuge(p unsafe.Pointer, size uintptr) {}
