@@ -234,3 +234,17 @@ func TestPageID(t *testing.T) {
 		t.Fatal(p)
 	}
 }
+
+// TestReturnFree: a frame taken and returned unused goes back to the free-list head.
+func TestReturnFree(t *testing.T) {
+	in := New(8, DefaultOldPct)
+	f := in.TakeFree()
+	in.ReturnFree(f)
+	if in.FreeLen() != 8 || in.TakeFree() != f {
+		t.Fatal("ReturnFree did not restore the free-list head")
+	}
+	in.ReturnFree(f)
+	if err := in.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
