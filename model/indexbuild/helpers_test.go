@@ -39,24 +39,12 @@ func nvme() sim.DeviceConfig {
 	}
 }
 
-// insertBenchmarkIndexes are the insert benchmark's three secondary indexes:
-// marketsegment (price, customerid), registersegment (cashregisterid, price, customerid),
-// pdc (price, dateandtime, customerid), each plus the 8-byte transactionid PK and 1 byte of
-// null bitmap/extra.
-func insertBenchmarkIndexes() []Index {
-	return []Index{
-		{Name: "marketsegment", KeyBytes: 4 + 4 + 8 + 1},
-		{Name: "registersegment", KeyBytes: 4 + 4 + 4 + 8 + 1},
-		{Name: "pdc", KeyBytes: 4 + 5 + 4 + 8 + 1},
-	}
-}
-
 func ibSpec(rows int64) Spec {
 	return Spec{
 		Version:             "8.0.32",
 		Rows:                rows,
-		RowBytes:            80,
-		Indexes:             insertBenchmarkIndexes(),
+		RowBytes:            InsertBenchmarkRowBytes,
+		Indexes:             InsertBenchmarkIndexes(),
 		Threads:             4,
 		BufferSize:          2 * gib,
 		ParallelReadThreads: 4,
@@ -86,7 +74,12 @@ func newTestEnv() *testEnv {
 // runBuild runs one Build to completion on a fresh simulated machine.
 func runBuild(tb testing.TB, spec Spec) Result {
 	tb.Helper()
-	te := newTestEnv()
+	return runWith(tb, newTestEnv(), spec)
+}
+
+// runWith runs one Build to completion on te.
+func runWith(tb testing.TB, te *testEnv, spec Spec) Result {
+	tb.Helper()
 	defer te.s.Close()
 	var res Result
 	done := false
@@ -94,7 +87,7 @@ func runBuild(tb testing.TB, spec Spec) Result {
 		res = Build(p, te.env, spec)
 		done = true
 	})
-	te.s.Run(sim.Time(1<<62))
+	te.s.Run(sim.Time(1 << 62))
 	if !done {
 		tb.Fatalf("build did not finish (pending events %d)", te.s.Pending())
 	}

@@ -108,9 +108,9 @@ func indexPages(rows int64, ix Index, pageSize int64) int64 {
 	if rows <= 0 {
 		return 1
 	}
-	usable := pageSize*15/16 - 128 // FIL header/trailer, page header, infimum/supremum
-	perLeaf := max(1, usable/(ix.KeyBytes+5+1))     // 5-byte record header, ~1 byte of page directory
-	perNode := max(2, usable/(ix.KeyBytes+4+5+1))   // node pointer: key + child page number
+	usable := pageSize*15/16 - 128                // FIL header/trailer, page header, infimum/supremum
+	perLeaf := max(1, usable/(ix.KeyBytes+5+1))   // 5-byte record header, ~1 byte of page directory
+	perNode := max(2, usable/(ix.KeyBytes+4+5+1)) // node pointer: key + child page number
 	pages := ceilDiv(rows, perLeaf)
 	total := pages
 	for pages > 1 {
