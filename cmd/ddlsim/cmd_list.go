@@ -1,0 +1,84 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ddlsim/ddlsim/model/config"
+)
+
+// profileGlob is where shipped hardware profiles live, relative to the working directory
+// (the repository root, where the scenarios are run from).
+const profileGlob = "scenarios/profiles/*.yaml"
+
+var listCmd = &command{
+	name:     "list",
+	synopsis: "list policies, workloads, DDL operations, distributions and hardware profiles",
+	usage: `Prints every name a scenario may use: buffer-pool policies, workload kinds and sysbench
+mixes, sysbench rand types, DDL operations, latency distributions, data-group kinds, and the
+hardware profiles shipped in ` + profileGlob + ` (relative to the current directory).`,
+	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
+		return func(e *env, args []string) error {
+			if len(args) > 0 {
+				return usagef("list takes no arguments")
+			}
+			w := e.stdout
+			fmt.Fprintln(w, "policies (policy:):")
+			if policyNames == nil {
+				fmt.Fprintln(w, "  (the policy registry is not linked into this build)")
+			} else {
+				for _, p := range policyNames() {
+					doc := ""
+					if policyDoc != nil {
+						doc = policyDoc(p)
+					}
+					fmt.Fprintf(w, "  %-12s %s\n", p, doc)
+				}
+			}
+			fmt.Fprintln(w, "\nworkloads (workload[].KIND):")
+			for _, k := range config.WorkloadKinds {
+				fmt.Fprintf(w, "  %s\n", k)
+			}
+			fmt.Fprintf(w, "\nsysbench mixes (sysbench.mix):\n  %s\n", strings.Join(config.Mixes, "\n  "))
+			fmt.Fprintf(w, "\nrand types (sysbench.rand):\n  %s\n", strings.Join(config.RandTypes, "\n  "))
+			fmt.Fprintf(w, "\nDDL operations (schedule[].ddl):\n  %s\n", strings.Join(config.DDLOps, "\n  "))
+			fmt.Fprintln(w, "\nlatency distributions (dist:):")
+			for _, d := range config.Dists {
+				fmt.Fprintf(w, "  %-12s %s\n", d, distParams[d])
+			}
+			fmt.Fprintf(w, "\ndata kinds (data[].kind):\n  %s\n", strings.Join(config.TableKinds, "\n  "))
+
+			fmt.Fprintf(w, "\nhardware profiles (%s):\n", profileGlob)
+			paths, _ := filepath.Glob(profileGlob) // sorted; a bad pattern is impossible here
+			if len(paths) == 0 {
+				fmt.Fprintln(w, "  (none found; run from the repository root)")
+			}
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			var bad []error
+			for _, p := range paths {
+				hw, err := config.LoadHardware(p)
+				if err != nil {
+					bad = append(bad, err)
+					fmt.Fprintf(tw, "  %s\t(invalid, see below)\t\t\n", p)
+					continue
+				}
+				fmt.Fprintf(tw, "  %s\t%d cores\t%s\t%s\n", hw.Name, hw.Cores, hw.Memory, p)
+			}
+			tw.Flush()
+			for _, err := range bad {
+				printErr(e.stderr, err)
+			}
+			return nil
+		}
+	},
+}
+
+var distParams = map[string]string{
+	"constant":    "{dist: constant, value: 100us}",
+	"exponential": "{dist: exponential, mean: 100us}",
+	"lognormal":   "{dist: lognormal, p50: 100us, p99: 1ms}",
+	"empirical":   "{dist: empirical, table: [[0.5, 100us], [0.99, 1ms], [1, 5ms]]}",
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/metrics"
+	"github.com/ddlsim/ddlsim/model/runner"
+)
+
+var runCmd = &command{
+	name:     "run",
+	args:     "SCENARIO",
+	synopsis: "simulate one scenario and print sysbench-style interval lines and a summary",
+	usage: `Loads SCENARIO (see docs/scenarios.md), applies --set overrides, simulates it and prints:
+a header with the version, seed and configuration hash, the command that reproduces the run,
+one line per report interval in sysbench --report-interval style, a summary table and each
+DDL statement's result. Same scenario, overrides and seed give byte-identical output.
+
+--set takes a YAML path and a value parsed exactly like the file's own values, e.g.
+  --set mysql.innodb_buffer_pool_size=24GiB
+  --set workload[0].sysbench.threads=64
+  --set 'policy={name: indexed, batch: 256}'
+  --set hardware.cores=16          (edits the resolved hardware profile)
+  --set hardware=profiles/80c-256g.yaml
+Overrides apply before defaults and validation, so a bad value is reported like a bad field.
+
+With --out DIR the results are also written to DIR (series.csv, summary.json, ddl.csv,
+config.yaml; see docs/output.md), atomically: DIR either holds a complete result or is left
+as it was. A progress bar appears on stderr when it is a terminal and the run takes more
+than two seconds.`,
+	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
+		var (
+			sets  []string
+			seed  *uint64
+			out   string
+			quiet bool
+		)
+		fs.Var(seedFlag{&seed}, "seed", "random seed `N`, replacing the scenario's seed")
+		fs.Var(setList{&sets}, "set", "override a field, `path=value` (repeatable; later wins)")
+		fs.Var(policyFlag{&sets}, "policy", "buffer-pool policy `NAME` (shorthand for --set policy=NAME)")
+		fs.StringVar(&out, "out", "", "write results to `DIR` (replacing a previous result there)")
+		fs.BoolVar(&quiet, "quiet", false, "print no interval lines and no progress bar")
+		return func(e *env, args []string) error {
+			if len(args) != 1 {
+				return usagef("run takes exactly one scenario file, got %d arguments", len(args))
+			}
+			return e.runScenario(args[0], sets, seed, out, quiet)
+		}
+	},
+}
+
+func (e *env) runScenario(path string, sets []string, seed *uint64, out string, quiet bool) error {
+	config.KnownPolicies = policyNames
+	sc, err := config.LoadWith(path, sets, seed)
+	if err != nil {
+		return &inputError{err}
+	}
+	hash := config.Hash(sc)
+	w := e.stdout
+	fmt.Fprintf(w, "ddlsim %s seed=%d config=%s\n", versionString(), sc.Seed, hash)
+	fmt.Fprintf(w, "reproduce: %s\n", reproduceCommand(path, sets, sc.Seed))
+	hw, m := sc.HardwareProfile, sc.MySQL
+	fmt.Fprintf(w, "scenario: %s  policy: %s  hardware: %s (%d cores, %s)  pool: %s x %d  warmup: %s  duration: %s\n\n",
+		sc.Name, sc.Policy, hw.Name, hw.Cores, hw.Memory, m.BufferPoolSize, m.BufferPoolInstances, sc.Warmup, sc.Duration)
+
+	var opt runner.Options
+	bar := newProgress(e)
+	if !quiet {
+		opt.Interval = func(s *metrics.Series, row []float64) {
+			bar.clear()
+			fmt.Fprintln(w, intervalLine(s, row))
+		}
+		opt.Progress = bar.update
+	}
+	res, err := runner.Run(sc, opt)
+	bar.clear()
+	if err != nil {
+		return fmt.Errorf("run %s: %w", path, err)
+	}
+	printSummary(w, res.Summary)
+	printDDL(w, res.DDL)
+
+	if out != "" {
+		cfg, err := config.Marshal(sc)
+		if err != nil {
+			return err
+		}
+		header := fmt.Sprintf("# Effective configuration of this result (ddlsim %s, config=%s).\n# Rerun with: ddlsim run THIS_FILE\n", versionString(), hash)
+		b := metrics.Bundle{
+			Series:  &res.Series,
+			Summary: res.Summary,
+			DDL:     res.DDL,
+			Meta: []metrics.MetaItem{
+				{Key: "scenario", Value: sc.Name},
+				{Key: "seed", Value: sc.Seed},
+				{Key: "config_hash", Value: hash},
+				{Key: "version", Value: versionString()},
+				{Key: "policy", Value: sc.Policy.String()},
+				{Key: "command", Value: reproduceCommand(path, sets, sc.Seed)},
+				{Key: "events", Value: res.Events},
+			},
+			Config: append([]byte(header), cfg...),
+		}
+		if err := metrics.WriteDir(out, b); err != nil {
+			return fmt.Errorf("writing results: %w", err)
+		}
+		fmt.Fprintf(w, "\nresults: %s\n", out)
+	}
+	return nil
+}
+
+// reproduceCommand is the command line that reruns exactly this configuration.
+func reproduceCommand(path string, sets []string, seed uint64) string {
+	parts := []string{"ddlsim", "run", "--seed", strconv.FormatUint(seed, 10)}
+	for _, s := range sets {
+		parts = append(parts, "--set", shellQuote(s))
+	}
+	return strings.Join(append(parts, shellQuote(path)), " ")
+}
+
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./=:,+@%", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

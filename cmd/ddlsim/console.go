@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ddlsim/ddlsim/model/metrics"
+)
+
+// consoleField is one field of the sysbench-style interval line, filled from series columns
+// looked up by name; a field whose columns the series lacks is left out, so the line grows
+// as the model reports more (docs/output.md lists the names).
+type consoleField struct {
+	label string   // text before the value(s)
+	cols  []string // columns, all required; several are joined with "/"
+	prec  int      // decimals
+	after string   // text after the value(s)
+}
+
+var consoleFields = []consoleField{
+	{label: "thds: ", cols: []string{"threads"}, prec: 0},
+	{label: "tps: ", cols: []string{"tps"}, prec: 2},
+	{label: "qps: ", cols: []string{"qps"}, prec: 2},
+	{label: "(r/w/o: ", cols: []string{"reads_per_s", "writes_per_s", "other_per_s"}, prec: 2, after: ")"},
+	{label: "lat (ms,95%): ", cols: []string{"lat_p95_ms"}, prec: 2},
+	{label: "err/s: ", cols: []string{"errors_per_s"}, prec: 2},
+	{label: "reconn/s: ", cols: []string{"reconnects_per_s"}, prec: 2},
+	{label: "dirty: ", cols: []string{"dirty_pct"}, prec: 1, after: "%"},
+	{label: "ddl: ", cols: []string{"ddl_running"}, prec: 0},
+}
+
+// intervalLine formats one row like sysbench --report-interval:
+//
+//	[ 10s ] thds: 32 tps: 1834.07 qps: 36679.39 (r/w/o: 25675.77/7335.48/3668.14) lat (ms,95%): 24.38
+func intervalLine(s *metrics.Series, row []float64) string {
+	var b strings.Builder
+	t := 0.0
+	if i := s.Col("time_s"); i >= 0 && i < len(row) {
+		t = row[i]
+	}
+	fmt.Fprintf(&b, "[ %ss ]", strconv.FormatFloat(t, 'f', -1, 64))
+	for _, f := range consoleFields {
+		vals := make([]string, 0, len(f.cols))
+		for _, c := range f.cols {
+			i := s.Col(c)
+			if i < 0 || i >= len(row) {
+				break
+			}
+			vals = append(vals, strconv.FormatFloat(row[i], 'f', f.prec, 64))
+		}
+		if len(vals) != len(f.cols) {
+			continue
+		}
+		b.WriteString(" " + f.label + strings.Join(vals, "/") + f.after)
+	}
+	return b.String()
+}
+
+// human prints a metric for people: integers as integers, others with two decimals (four
+// significant digits when small). Files keep full precision; the console need not.
+func human(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "-"
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case math.Abs(v) < 1:
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+func printSummary(w io.Writer, s metrics.Summary) {
+	if len(s) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nsummary:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, m := range s {
+		fmt.Fprintf(tw, "  %s\t%s\t\n", m.Name, human(m.Value))
+	}
+	tw.Flush()
+}
+
+func printDDL(w io.Writer, ddl []metrics.DDLResult) {
+	if len(ddl) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nDDL:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  op\ttable\tpolicy\tstart_s\tduration_s\tmin_tps\tbelow_half_s\tstatus\tphases (s)")
+	for _, d := range ddl {
+		status := "ok"
+		if d.Failed {
+			status = "FAILED: " + d.Reason
+		}
+		var ph []string
+		for _, p := range d.Phases {
+			ph = append(ph, p.Name+"="+human(p.EndS-p.StartS))
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Op, d.Table, d.Policy, human(d.StartS),
+			human(d.DurationS), human(d.MinTPS), human(d.SecondsBelowHalf), status, strings.Join(ph, " "))
+	}
+	tw.Flush()
+}
+
+// progress draws a one-line bar on stderr — only on a terminal, and only once the run has
+// taken more than two wall-clock seconds, so quick runs and redirected output stay clean.
+// It is the only wall-clock use in ddlsim and never touches stdout.
+type progress struct {
+	e         *env
+	start     time.Time
+	lastDraw  time.Time
+	drawn     bool
+	enabled   bool
+	barWidth  int
+	showAfter time.Duration
+}
+
+func newProgress(e *env) *progress {
+	return &progress{e: e, start: e.now(), enabled: e.stderrTTY, barWidth: 30, showAfter: 2 * time.Second}
+}
+
+func (p *progress) update(doneNs, totalNs int64) {
+	if !p.enabled || totalNs <= 0 {
+		return
+	}
+	now := p.e.now()
+	if now.Sub(p.start) < p.showAfter || now.Sub(p.lastDraw) < 100*time.Millisecond {
+		return
+	}
+	p.lastDraw = now
+	frac := min(max(float64(doneNs)/float64(totalNs), 0), 1)
+	n := int(frac * float64(p.barWidth))
+	fmt.Fprintf(p.e.stderr, "\r[%s%s] %3.0f%%  %.0fs/%.0fs virtual  %s wall",
+		strings.Repeat("=", n), strings.Repeat(" ", p.barWidth-n), frac*100,
+		float64(doneNs)/1e9, float64(totalNs)/1e9, now.Sub(p.start).Round(time.Second))
+	p.drawn = true
+}
+
+// clear erases the bar before other output so lines do not interleave with it.
+func (p *progress) clear() {
+	if p.drawn {
+		fmt.Fprint(p.e.stderr, "\r\033[K")
+		p.drawn = false
+	}
+}
