@@ -59,6 +59,11 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 	if err != nil {
 		return &inputError{err}
 	}
+	if out != "" {
+		if err := metrics.CheckDir(out); err != nil {
+			return usagef("--out: %v", err)
+		}
+	}
 	hash := config.Hash(sc)
 	w := e.stdout
 	fmt.Fprintf(w, "ddlsim %s seed=%d config=%s\n", versionString(), sc.Seed, hash)

@@ -219,6 +219,9 @@ func (l *loader) validation(sc *Scenario) {
 			continue
 		}
 		fe := &FieldError{Path: e.path, Msg: e.msg}
+		if !l.given(e.path) && strings.HasPrefix(e.msg, "expected ") {
+			fe.Msg = "missing: " + e.msg // not written, and no default fits
+		}
 		if pos, ok := l.seen[e.path]; ok {
 			fe.File, fe.Line, fe.Col, fe.Value = pos.File, pos.Line, pos.Col, pos.Value
 		} else {

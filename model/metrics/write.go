@@ -123,6 +123,11 @@ func WriteDir(dir string, b Bundle) (err error) {
 	return syncDir(parent)
 }
 
+// CheckDir reports whether WriteDir could write to dir: it must be absent, an empty
+// directory or a previous result. Callers check before a long run so a mistyped --out fails
+// in a second rather than after the simulation.
+func CheckDir(dir string) error { return checkReplaceable(filepath.Clean(dir)) }
+
 // checkReplaceable allows a missing dir, an empty directory or a previous result.
 func checkReplaceable(dir string) error {
 	fi, err := os.Lstat(dir)

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/metrics"
+)
+
+const (
+	good          = "../../model/config/testdata/good.yaml"
+	threeMistakes = "../../model/config/testdata/three-mistakes.yaml"
+)
+
+// ddlsim runs the CLI in-process and returns stdout, stderr and the exit code.
+func ddlsim(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := exitCode(run(args, &out, &errOut))
+	return out.String(), errOut.String(), code
+}
+
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{flag.ErrHelp, 0},
+		{usagef("x"), 2},
+		{config.Errors{{Msg: "x"}}, 2},
+		{&inputError{errors.New("x")}, 2},
+		{fmt.Errorf("wrapped: %w", os.ErrNotExist), 2},
+		{errors.Join(&inputError{config.Errors{{Msg: "x"}}}, &inputError{os.ErrNotExist}), 2},
+		{errors.New("simulation exploded"), 1},
+	} {
+		if got := exitCode(tc.err); got != tc.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}
+
+func TestCheckThreeMistakes(t *testing.T) {
+	stdout, stderr, code := ddlsim(t, "check", threeMistakes)
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	if stdout != "" {
+		t.Errorf("stdout: %q", stdout)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 3 error lines, got:\n%s", stderr)
+	}
+	for i, line := range []int{6, 7, 13} {
+		prefix := fmt.Sprintf("%s:%d:", threeMistakes, line)
+		if !strings.HasPrefix(lines[i], prefix) {
+			t.Errorf("line %d = %q, want prefix %q", i, lines[i], prefix)
+		}
+	}
+
+	// A good file next to it is still reported ok; the status is still 2.
+	stdout, stderr, code = ddlsim(t, "check", good, threeMistakes)
+	if code != 2 || stdout != "ok: "+good+"\n" || strings.Count(stderr, "\n") != 3 {
+		t.Errorf("mixed check: exit %d\nstdout %q\nstderr %q", code, stdout, stderr)
+	}
+	if _, _, code := ddlsim(t, "check", good); code != 0 {
+		t.Errorf("good file: exit %d", code)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"frobnicate"},
+		{"run"},
+		{"run", good, "--no-such-flag"},
+		{"run", good, "--seed", "minus-one"},
+		{"run", "no-such-file.yaml"},
+		{"check"},
+		{"help", "frobnicate"},
+		{"run", good, "--set", "mysql.innodb_buffer_pool_size=12 parsecs"},
+	} {
+		_, stderr, code := ddlsim(t, args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", args, code, stderr)
+		}
+		if stderr == "" {
+			t.Errorf("%v: no message on stderr", args)
+		}
+	}
+	_, stderr, _ := ddlsim(t, "frobnicate")
+	if !strings.Contains(stderr, `unknown command "frobnicate"`) {
+		t.Errorf("stderr: %q", stderr)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help", "run"}, {"run", "-h"}, {"run", "--help"}} {
+		stdout, _, code := ddlsim(t, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d", args, code)
+		}
+		for _, want := range []string{"usage: ddlsim run [flags] SCENARIO", "-set path=value", "-seed N", "-out DIR", "-policy NAME", "-quiet"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%v: usage lacks %q:\n%s", args, want, stdout)
+			}
+		}
+	}
+	stdout, _, code := ddlsim(t, "help")
+	if code != 0 {
+		t.Errorf("help: exit %d", code)
+	}
+	for _, c := range commands {
+		if !strings.Contains(stdout, "  "+c.name+" ") {
+			t.Errorf("overview lacks %s:\n%s", c.name, stdout)
+		}
+		// Every command's own usage must render.
+		if out, _, code := ddlsim(t, "help", c.name); code != 0 || !strings.Contains(out, "usage: ddlsim "+c.name) {
+			t.Errorf("help %s: exit %d\n%s", c.name, code, out)
+		}
+	}
+}
+
+func TestRunDeterministic(t *testing.T) {
+	a, _, code := ddlsim(t, "run", "--seed", "1", good)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	b, _, _ := ddlsim(t, "run", good, "--seed", "1") // flags after the file work too
+	c, _, _ := ddlsim(t, "run", "--seed", "2", good)
+	if a != b {
+		t.Errorf("same seed, different output:\n%s\n---\n%s", a, b)
+	}
+	if a == c {
+		t.Errorf("different seeds, same output:\n%s", a)
+	}
+	if !regexp.MustCompile(`^ddlsim \S+ seed=1 config=[0-9a-f]{16}\nreproduce: ddlsim run --seed 1 \S+good.yaml\n`).MatchString(a) {
+		t.Errorf("header:\n%s", a)
+	}
+	if !strings.Contains(a, "[ 1s ] tps: ") || !strings.Contains(a, "summary:") {
+		t.Errorf("no interval lines or summary:\n%s", a)
+	}
+	q, _, _ := ddlsim(t, "run", "--quiet", "--seed", "1", good)
+	if strings.Contains(q, "[ 1s ]") {
+		t.Errorf("--quiet printed interval lines")
+	}
+}
+
+func TestRunOverridesChangeConfigHash(t *testing.T) {
+	hash := regexp.MustCompile(`config=([0-9a-f]+)`)
+	a, _, _ := ddlsim(t, "run", good)
+	b, _, _ := ddlsim(t, "run", good, "--policy", "lazy")
+	c, _, _ := ddlsim(t, "run", good, "--set", "policy=lazy")
+	ha, hb, hc := hash.FindStringSubmatch(a)[1], hash.FindStringSubmatch(b)[1], hash.FindStringSubmatch(c)[1]
+	if ha == hb || hb != hc {
+		t.Errorf("hashes: base %s, --policy %s, --set policy %s", ha, hb, hc)
+	}
+	if !strings.Contains(b, "reproduce: ddlsim run --seed 42 --set policy=lazy ") {
+		t.Errorf("reproduce line lacks the override:\n%s", b)
+	}
+}
+
+func TestRunOut(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "result")
+	stdout, stderr, code := ddlsim(t, "run", "--out", dir, "--seed", "3", good)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{metrics.SeriesFile, metrics.SummaryFile, metrics.DDLFile, metrics.ConfigFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing %s", f)
+		}
+	}
+	if !strings.Contains(stdout, "results: "+dir) {
+		t.Errorf("stdout does not name the result directory:\n%s", stdout)
+	}
+	// The saved configuration reruns to the same configuration.
+	cfg := filepath.Join(dir, metrics.ConfigFile)
+	rerun, stderr, code := ddlsim(t, "run", cfg)
+	if code != 0 {
+		t.Fatalf("rerun of config.yaml: exit %d: %s", code, stderr)
+	}
+	h := regexp.MustCompile(`seed=\d+ config=[0-9a-f]+`)
+	if h.FindString(rerun) != h.FindString(stdout) {
+		t.Errorf("config.yaml reruns as %q, want %q", h.FindString(rerun), h.FindString(stdout))
+	}
+	sum, _ := os.ReadFile(filepath.Join(dir, metrics.SummaryFile))
+	if !strings.Contains(string(sum), `"seed": 3`) {
+		t.Errorf("summary.json meta:\n%s", sum)
+	}
+}
+
+func TestRunOutIsAFile(t *testing.T) {
+	parent := t.TempDir()
+	file := filepath.Join(parent, "out")
+	os.WriteFile(file, []byte("keep me"), 0o644)
+	_, stderr, code := ddlsim(t, "run", "--out", file, good)
+	if code != 2 || !strings.Contains(stderr, "not a directory") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "keep me" {
+		t.Error("the file was modified")
+	}
+	entries, _ := os.ReadDir(parent)
+	if len(entries) != 1 {
+		t.Errorf("half-written result left behind: %v", entries)
+	}
+}
+
+func TestListAndVersion(t *testing.T) {
+	t.Chdir("../..") // list reads scenarios/profiles relative to the working directory
+	stdout, _, code := ddlsim(t, "list")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"policies", "oltp_read_write", "zipfian", "create_index", "lognormal", "hardware profiles"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("list lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, _, code = ddlsim(t, "version")
+	if code != 0 || !strings.HasPrefix(stdout, "ddlsim "+version) {
+		t.Errorf("version: exit %d: %s", code, stdout)
+	}
+}
+
+func TestProgressOnlyOnTerminalAfterTwoSeconds(t *testing.T) {
+	var errOut bytes.Buffer
+	now := time.Unix(0, 0)
+	e := &env{stderr: &errOut, stderrTTY: true, now: func() time.Time { return now }}
+	p := newProgress(e)
+	p.update(1e9, 10e9)
+	if errOut.Len() != 0 {
+		t.Errorf("bar drawn before 2s: %q", errOut.String())
+	}
+	now = now.Add(3 * time.Second)
+	p.update(5e9, 10e9)
+	if !strings.Contains(errOut.String(), " 50%") {
+		t.Errorf("bar not drawn after 2s: %q", errOut.String())
+	}
+	p.clear()
+	if !strings.HasSuffix(errOut.String(), "\r\033[K") {
+		t.Errorf("bar not cleared: %q", errOut.String())
+	}
+
+	errOut.Reset()
+	e.stderrTTY = false
+	p = newProgress(e)
+	now = now.Add(time.Hour)
+	p.update(5e9, 10e9)
+	if errOut.Len() != 0 {
+		t.Errorf("bar drawn on a non-terminal: %q", errOut.String())
+	}
+}
+
+func TestIntervalLine(t *testing.T) {
+	s := &metrics.Series{Columns: []string{"time_s", "threads", "tps", "qps", "reads_per_s", "writes_per_s", "other_per_s", "lat_p95_ms", "unknown_thing"}}
+	row := []float64{10, 32, 1834.07, 36679.39, 25675.77, 7335.48, 3668.14, 24.38, 5}
+	want := "[ 10s ] thds: 32 tps: 1834.07 qps: 36679.39 (r/w/o: 25675.77/7335.48/3668.14) lat (ms,95%): 24.38"
+	if got := intervalLine(s, row); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	s = &metrics.Series{Columns: []string{"time_s", "tps", "reads_per_s"}}
+	if got := intervalLine(s, []float64{0.5, 10, 3}); got != "[ 0.5s ] tps: 10.00" {
+		t.Errorf("partial columns: %q", got)
+	}
+}
