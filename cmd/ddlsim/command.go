@@ -26,6 +26,10 @@ var commands = []*command{
 	checkCmd,
 	listCmd,
 	versionCmd,
+	compareCmd,
+	sweepCmd,
+	mergeCmd,
+	plotCmd,
 	helpCmd,
 }
 

@@ -1,10 +1,12 @@
 package plot
 
 import (
-	"encoding/json"
+	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/model/metrics"
@@ -127,36 +129,70 @@ func overlay(dir, out string, rows []sweep.Row) ([]string, error) {
 	return Save(p, filepath.Join(out, "throughput"))
 }
 
-// RunSeriesFile and RunDDLFile are where a single run's directory keeps its series and DDL
-// results (model/metrics.WriteDir).
-var (
-	RunSeriesFile = "series.csv"
-	RunDDLFile    = "ddl.json"
-)
-
 func runDir(dir string) ([]string, error) {
-	s, err := sweep.ReadSeriesCSV(filepath.Join(dir, RunSeriesFile))
+	s, err := sweep.ReadSeriesCSV(filepath.Join(dir, metrics.SeriesFile))
 	if err != nil {
 		return nil, fmt.Errorf("%s is neither a sweep/compare directory (%s) nor a run directory: %v", dir, sweep.ManifestFile, err)
 	}
-	ddl, err := readDDL(filepath.Join(dir, RunDDLFile))
+	ddl, err := readDDLCSV(filepath.Join(dir, metrics.DDLFile))
 	if err != nil {
 		return nil, err
 	}
 	return Run(dir, filepath.Base(filepath.Clean(dir)), s, ddl)
 }
 
-func readDDL(path string) ([]metrics.DDLResult, error) {
-	b, err := os.ReadFile(path)
+// readDDLCSV reads the ddl.csv of a run directory (model/metrics.WriteDir). It keeps phase
+// durations only, so phases are laid end to end from the statement's start, in column order.
+func readDDLCSV(path string) ([]metrics.DDLResult, error) {
+	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var ddl []metrics.DDLResult
-	if err := json.Unmarshal(b, &ddl); err != nil {
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	return ddl, nil
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	head := recs[0]
+	var out []metrics.DDLResult
+	for _, rec := range recs[1:] {
+		var d metrics.DDLResult
+		num := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
+		t := 0.0
+		for i, h := range head {
+			if i >= len(rec) {
+				break
+			}
+			v := rec[i]
+			switch {
+			case h == "op":
+				d.Op = v
+			case h == "table":
+				d.Table = v
+			case h == "policy":
+				d.Policy = v
+			case h == "start_s":
+				d.StartS = num(v)
+				t = d.StartS
+			case h == "end_s":
+				d.EndS = num(v)
+			case h == "duration_s":
+				d.DurationS = num(v)
+			case h == "failed":
+				d.Failed = v == "true"
+			case strings.HasPrefix(h, "phase_") && strings.HasSuffix(h, "_s") && v != "":
+				name := strings.TrimSuffix(strings.TrimPrefix(h, "phase_"), "_s")
+				d.Phases = append(d.Phases, metrics.Phase{Name: name, StartS: t, EndS: t + num(v)})
+				t += num(v)
+			}
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/internal/sweep/sweeptest"
+	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
 func checkPNG(t *testing.T, path string) {
@@ -77,12 +78,16 @@ func TestRunPlot(t *testing.T) {
 	checkPNG(t, files[0])
 	// And the same from a run directory on disk.
 	rd := t.TempDir()
-	if err := sweep.WriteSeriesCSV(filepath.Join(rd, RunSeriesFile), out.Series); err != nil {
+	if err := metrics.WriteDir(rd, metrics.Bundle{Series: out.Series, DDL: out.DDL}); err != nil {
 		t.Fatal(err)
 	}
 	files, err = Dir(rd)
 	if err != nil || len(files) != 2 {
 		t.Fatal(files, err)
+	}
+	ddl, err := readDDLCSV(filepath.Join(rd, metrics.DDLFile))
+	if err != nil || len(ddl) != 1 || len(ddl[0].Phases) != 4 || ddl[0].Phases[3].EndS != out.DDL[0].EndS {
+		t.Fatalf("ddl.csv read back: %+v %v", ddl, err)
 	}
 }
 

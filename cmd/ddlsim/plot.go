@@ -1,0 +1,53 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ddlsim/ddlsim/internal/plot"
+	"github.com/ddlsim/ddlsim/internal/report"
+	"github.com/ddlsim/ddlsim/internal/sweep"
+)
+
+var plotCmd = &command{
+	name:     "plot",
+	args:     "RESULTS_DIR...",
+	synopsis: "draw the figures (PNG and SVG) of saved results",
+	usage: `Draws the figures of saved results into RESULTS_DIR/plots, PNG and SVG, without
+simulating: for a compare directory, the policies' throughput overlaid with their DDL
+intervals shaded, and each key metric per policy with its CI; for a sweep, each metric
+against each swept parameter, one line per policy, with CI bands; for a run directory
+(ddlsim run --out), its throughput with the DDL intervals shaded and phases marked.`,
+	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
+		doReport := fs.Bool("report", false, "also write RESULTS_DIR/report.html (compare and sweep directories)")
+		return func(e *env, dirs []string) error {
+			if len(dirs) == 0 {
+				return usagef("plot needs a results directory")
+			}
+			for _, d := range dirs {
+				if _, err := os.Stat(d); err != nil {
+					return &inputError{err}
+				}
+				files, err := plot.Dir(d)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "%s: %d figures → %s\n", d, len(files), filepath.Join(d, plot.PlotsDir))
+				if !*doReport {
+					continue
+				}
+				if _, err := os.Stat(filepath.Join(d, sweep.ManifestFile)); err != nil {
+					return usagef("%s: --report needs a compare or sweep directory (for a run, use ddlsim run --report)", d)
+				}
+				f, err := report.Dir(d, nil)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stdout, "report → %s\n", f)
+			}
+			return nil
+		}
+	},
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ddlsim/ddlsim/internal/sweep"
+)
+
+// wfBuild builds this command into a temp dir. delay, when set, slows every simulated run
+// down (sweep.testRunDelay) so a test can kill a sweep while it is midway.
+func wfBuild(t *testing.T, delay string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "ddlsim")
+	args := []string{"build", "-o", bin}
+	if delay != "" {
+		args = append(args, "-ldflags", "-X github.com/ddlsim/ddlsim/internal/sweep.testRunDelay="+delay)
+	}
+	cmd := exec.Command("go", append(args, ".")...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+const wfCISpec = "../../scenarios/sweeps/ci-small.yaml"
+
+func wfRun(t *testing.T, bin string, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(wfCleanEnv(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("ddlsim %v: %v\n%s%s", args, err, out.String(), errb.String())
+	}
+	return out.String()
+}
+
+// wfCleanEnv drops scheduler variables so the test is not sharded by the machine it runs on.
+func wfCleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "SLURM_") || strings.HasPrefix(kv, "JOB_COMPLETION_INDEX=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// wfSortedStripped is a results file without wall times, its lines sorted: what must be equal
+// byte for byte between two executions of the same sweep.
+func wfSortedStripped(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(sweep.StripWallTime(string(b), strings.HasSuffix(name, ".csv"))), "\n")
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+func wfSameResults(t *testing.T, a, b string) {
+	t.Helper()
+	for _, f := range []string{sweep.JSONLFile, sweep.CSVFile} {
+		if wfSortedStripped(t, a, f) != wfSortedStripped(t, b, f) {
+			t.Fatalf("%s differs between %s and %s", f, a, b)
+		}
+	}
+}
+
+// A sweep killed with SIGKILL midway and resumed gives the same results as one never
+// interrupted, with every point exactly once.
+func TestSweepKillResume(t *testing.T) {
+	bin := wfBuild(t, "150ms")
+	root := t.TempDir()
+	full := filepath.Join(root, "full")
+	wfRun(t, bin, nil, "sweep", wfCISpec, "--jobs", "2", "--out", full)
+
+	killed := filepath.Join(root, "killed")
+	cmd := exec.Command(bin, "sweep", wfCISpec, "--jobs", "2", "--out", killed)
+	cmd.Env = wfCleanEnv()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// 6 points × 2 seeds at ≥150 ms a run on 2 workers: kill once 2 points are done.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		ents, _ := filepath.Glob(filepath.Join(killed, sweep.PointsDir, "p*.jsonl"))
+		if len(ents) >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no points appeared")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	pts, _ := filepath.Glob(filepath.Join(killed, sweep.PointsDir, "p*.jsonl"))
+	if len(pts) >= 6 {
+		t.Fatalf("kill came too late: %d points done", len(pts))
+	}
+	if _, err := os.Stat(filepath.Join(killed, sweep.JSONLFile)); err == nil {
+		t.Fatal("killed sweep wrote its combined results")
+	}
+	out := wfRun(t, bin, nil, "sweep", wfCISpec, "--jobs", "2", "--out", killed, "--resume")
+	if !strings.Contains(out, "already done") {
+		t.Fatalf("resume output: %s", out)
+	}
+	wfSameResults(t, full, killed)
+	rows, err := sweep.ReadResults(killed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[[2]uint64]bool{}
+	for _, r := range rows {
+		k := [2]uint64{uint64(r.Point), r.Seed}
+		if seen[k] {
+			t.Fatalf("point %d seed %d twice", r.Point, r.Seed)
+		}
+		seen[k] = true
+	}
+	if len(rows) != 12 {
+		t.Fatalf("%d rows, want 12", len(rows))
+	}
+}
+
+// Shards (given by flag, by Slurm variables and by Kubernetes variables) merged equal the
+// unsharded sweep; --jobs does not change results.
+func TestSweepShardsAndJobs(t *testing.T) {
+	bin := wfBuild(t, "")
+	root := t.TempDir()
+	one := filepath.Join(root, "jobs1")
+	two := filepath.Join(root, "jobs2")
+	wfRun(t, bin, nil, "sweep", wfCISpec, "--jobs", "1", "--out", one)
+	wfRun(t, bin, nil, "sweep", wfCISpec, "--jobs", "2", "--out", two)
+	wfSameResults(t, one, two)
+
+	s0, s1, s2 := filepath.Join(root, "s0"), filepath.Join(root, "s1"), filepath.Join(root, "s2")
+	wfRun(t, bin, nil, "sweep", wfCISpec, "--shard", "0/3", "--out", s0)
+	wfRun(t, bin, []string{"SLURM_ARRAY_TASK_ID=2", "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MIN=1"}, "sweep", wfCISpec, "--out", s1)
+	wfRun(t, bin, []string{"JOB_COMPLETION_INDEX=2", "DDLSIM_SHARD_COUNT=3"}, "sweep", wfCISpec, "--out", s2)
+	merged := filepath.Join(root, "merged")
+	wfRun(t, bin, nil, "merge", s0, s1, s2, "--out", merged, "--report")
+	wfSameResults(t, one, merged)
+	if _, err := os.Stat(filepath.Join(merged, "report.html")); err != nil {
+		t.Fatal(err)
+	}
+
+	// Two copies of one shard: refused, naming the duplicates and the missing points.
+	cmd := exec.Command(bin, "merge", s0, s0, "--out", filepath.Join(root, "bad"))
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "is in both") || !strings.Contains(string(out), "missing") {
+		t.Fatalf("bad merge: %v\n%s", err, out)
+	}
+}
+
+func TestCompareAndPlot(t *testing.T) {
+	bin := wfBuild(t, "")
+	root := t.TempDir()
+	var outs []string
+	for _, jobs := range []string{"1", "2"} {
+		dir := filepath.Join(root, "c"+jobs)
+		out := wfRun(t, bin, nil, "compare", "../../scenarios/sweeps/tiny.yaml", "--policies", "fullscan,{name: indexed},lazy",
+			"--seeds", "3", "--jobs", jobs, "--out", dir)
+		if !strings.Contains(out, "fullscan") || !strings.Contains(out, "{name: indexed}") || !strings.Contains(out, "±") {
+			t.Fatalf("compare table:\n%s", out)
+		}
+		outs = append(outs, out[strings.Index(out, "metric"):strings.Index(out, "mean ±")])
+	}
+	if outs[0] != outs[1] {
+		t.Fatalf("compare table depends on --jobs:\n%s\n%s", outs[0], outs[1])
+	}
+	wfSameResults(t, filepath.Join(root, "c1"), filepath.Join(root, "c2"))
+	out := wfRun(t, bin, nil, "plot", filepath.Join(root, "c1"), "--report")
+	if !strings.Contains(out, "report →") {
+		t.Fatal(out)
+	}
+	for _, f := range []string{"plots/throughput.png", "plots/throughput.svg", "report.html"} {
+		if _, err := os.Stat(filepath.Join(root, "c1", f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestSplitPolicies(t *testing.T) {
+	got := splitPolicies("fullscan, {name: indexed, batch: 256},lazy")
+	if len(got) != 3 || got[1] != "{name: indexed, batch: 256}" {
+		t.Fatalf("%q", got)
+	}
+}
