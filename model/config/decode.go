@@ -141,6 +141,26 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 			d.decode(c, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
 		}
 		v.Set(s)
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			panic(fmt.Sprintf("config: map keys must be strings at %s", path))
+		}
+		if n.Kind != yaml.MappingNode {
+			d.fail(n, path, scalarText(n), fmt.Sprintf("found a %s: expected a mapping", kindName(n)))
+			return
+		}
+		m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if m.MapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key())).IsValid() {
+				d.fail(k, joinPath(path, k.Value), "", "duplicate key")
+				continue
+			}
+			elem := reflect.New(v.Type().Elem()).Elem()
+			d.decode(n.Content[i+1], elem, joinPath(path, k.Value))
+			m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), elem)
+		}
+		v.Set(m)
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode {
 			d.fail(n, path, "", fmt.Sprintf("found a %s: expected a string", kindName(n)))
