@@ -25,13 +25,13 @@ type Scenario struct {
 	// parameters: `policy: fullscan` or `policy: {name: indexed, batch: 256}`.
 	Policy PolicySpec `yaml:"policy"`
 
-	Data     []Table     `yaml:"data"`
-	Warm     Warm        `yaml:"warm"`
-	Warmup   Duration    `yaml:"warmup"`   // virtual time simulated before measuring starts
-	Duration Duration    `yaml:"duration"` // measured virtual time after warmup
-	Workload []Workload  `yaml:"workload"`
-	Schedule []DDLEvent  `yaml:"schedule"`
-	Report   Report      `yaml:"report"`
+	Data     []Table    `yaml:"data"`
+	Warm     Warm       `yaml:"warm"`
+	Warmup   Duration   `yaml:"warmup"`   // virtual time simulated before measuring starts
+	Duration Duration   `yaml:"duration"` // measured virtual time after warmup
+	Workload []Workload `yaml:"workload"`
+	Schedule []DDLEvent `yaml:"schedule"`
+	Report   Report     `yaml:"report"`
 }
 
 // HardwareRef is a profile path or an inline Hardware; exactly one is set after decoding.
@@ -45,7 +45,7 @@ type HardwareRef struct {
 // comes from.
 type Hardware struct {
 	Name    string   `yaml:"name"`
-	Cores   int      `yaml:"cores"`   // hardware threads the OS schedules on
+	Cores   int      `yaml:"cores"` // hardware threads the OS schedules on
 	Memory  Size     `yaml:"memory"`
 	Storage Storage  `yaml:"storage"`
 	Costs   Costs    `yaml:"costs"`
@@ -69,10 +69,11 @@ type Device struct {
 }
 
 // Distribution is a latency distribution:
-//   {dist: constant, value: 100us}
-//   {dist: exponential, mean: 100us}
-//   {dist: lognormal, p50: 100us, p99: 1ms}
-//   {dist: empirical, table: [[0.5, 100us], [0.99, 1ms], [1.0, 5ms]]}
+//
+//	{dist: constant, value: 100us}
+//	{dist: exponential, mean: 100us}
+//	{dist: lognormal, p50: 100us, p99: 1ms}
+//	{dist: empirical, table: [[0.5, 100us], [0.99, 1ms], [1.0, 5ms]]}
 type Distribution struct {
 	Dist  string          `yaml:"dist"`
 	Value Duration        `yaml:"value,omitempty"`
@@ -90,50 +91,50 @@ type QuantilePoint struct {
 
 // Costs are the model's CPU cost constants, in virtual time per unit of work.
 type Costs struct {
-	PageHit        Duration `yaml:"page_hit"`        // page-hash lookup + buffer-fix + latch of a resident page
-	PageMiss       Duration `yaml:"page_miss"`       // CPU of the miss path besides the I/O wait (frame setup, hash insert)
-	ListNode       Duration `yaml:"list_node"`       // visiting one LRU/flush-list node in a scan (a cache-missing pointer chase)
-	Row            Duration `yaml:"row"`             // evaluating one row in a statement (parse, copy, compare)
-	Statement      Duration `yaml:"statement"`       // fixed per-statement CPU (parse, optimize, network round trip on the server side)
-	Commit         Duration `yaml:"commit"`          // CPU of a commit besides the log write
-	MutexHandoff   Duration `yaml:"mutex_handoff"`   // futex wake-up of a sleeping waiter
-	MutexSpin      Duration `yaml:"mutex_spin"`      // spin before sleeping (innodb_spin_wait_delay x rounds)
-	ContextSwitch  Duration `yaml:"context_switch"`  // scheduler switch cost charged per time slice
-	AHIDrop        Duration `yaml:"ahi_drop"`        // removing one page's adaptive-hash entries
-	PageFree       Duration `yaml:"page_free"`       // removing one page from LRU/hash/flush list and freeing it
-	PageFlushCPU   Duration `yaml:"page_flush_cpu"`  // CPU to prepare one page write (checksum, doublewrite copy)
-	SortRow        Duration `yaml:"sort_row"`        // one row through the DDL sort (key extract + compare share)
-	MergeRow       Duration `yaml:"merge_row"`       // one row through one merge pass
-	LoadRow        Duration `yaml:"load_row"`        // one row appended by the bulk loader
-	Connect        Duration `yaml:"connect"`         // server-side CPU of connect + auth + disconnect
-	TempTableRow   Duration `yaml:"temp_table_row"`  // one row into an internal temp table
+	PageHit       Duration `yaml:"page_hit"`       // page-hash lookup + buffer-fix + latch of a resident page
+	PageMiss      Duration `yaml:"page_miss"`      // CPU of the miss path besides the I/O wait (frame setup, hash insert)
+	ListNode      Duration `yaml:"list_node"`      // visiting one LRU/flush-list node in a scan (a cache-missing pointer chase)
+	Row           Duration `yaml:"row"`            // evaluating one row in a statement (parse, copy, compare)
+	Statement     Duration `yaml:"statement"`      // fixed per-statement CPU (parse, optimize, network round trip on the server side)
+	Commit        Duration `yaml:"commit"`         // CPU of a commit besides the log write
+	MutexHandoff  Duration `yaml:"mutex_handoff"`  // futex wake-up of a sleeping waiter
+	MutexSpin     Duration `yaml:"mutex_spin"`     // spin before sleeping (innodb_spin_wait_delay x rounds)
+	ContextSwitch Duration `yaml:"context_switch"` // scheduler switch cost charged per time slice
+	AHIDrop       Duration `yaml:"ahi_drop"`       // removing one page's adaptive-hash entries
+	PageFree      Duration `yaml:"page_free"`      // removing one page from LRU/hash/flush list and freeing it
+	PageFlushCPU  Duration `yaml:"page_flush_cpu"` // CPU to prepare one page write (checksum, doublewrite copy)
+	SortRow       Duration `yaml:"sort_row"`       // one row through the DDL sort (key extract + compare share)
+	MergeRow      Duration `yaml:"merge_row"`      // one row through one merge pass
+	LoadRow       Duration `yaml:"load_row"`       // one row appended by the bulk loader
+	Connect       Duration `yaml:"connect"`        // server-side CPU of connect + auth + disconnect
+	TempTableRow  Duration `yaml:"temp_table_row"` // one row into an internal temp table
 }
 
 // MySQL is the configuration subset the model reads, with MySQL's names and defaults.
 type MySQL struct {
-	Version                    string   `yaml:"version"` // "5.7.x" or "8.0.x"; selects locking and DDL routines
-	BufferPoolSize             Size     `yaml:"innodb_buffer_pool_size"`
-	BufferPoolInstances        int      `yaml:"innodb_buffer_pool_instances"`
-	PageSize                   Size     `yaml:"innodb_page_size"`
-	OldBlocksPct               int      `yaml:"innodb_old_blocks_pct"`
-	OldBlocksTime              Duration `yaml:"innodb_old_blocks_time"`
-	PageCleaners               int      `yaml:"innodb_page_cleaners"`
-	IOCapacity                 int      `yaml:"innodb_io_capacity"`
-	IOCapacityMax              int      `yaml:"innodb_io_capacity_max"`
-	LRUScanDepth               int      `yaml:"innodb_lru_scan_depth"`
-	AdaptiveHashIndex          *bool    `yaml:"innodb_adaptive_hash_index"`
-	Doublewrite                *bool    `yaml:"innodb_doublewrite"`
-	LogFileSize                Size     `yaml:"innodb_log_file_size"`
-	LogFilesInGroup            int      `yaml:"innodb_log_files_in_group"`
-	MaxDirtyPagesPct           float64  `yaml:"innodb_max_dirty_pages_pct"`
-	MaxDirtyPagesPctLWM        float64  `yaml:"innodb_max_dirty_pages_pct_lwm"`
-	AdaptiveFlushingLWM        float64  `yaml:"innodb_adaptive_flushing_lwm"`
-	FlushLogAtTrxCommit        int      `yaml:"innodb_flush_log_at_trx_commit"`
-	SortBufferSize             Size     `yaml:"innodb_sort_buffer_size"`
-	DDLThreads                 int      `yaml:"innodb_ddl_threads"`
-	DDLBufferSize              Size     `yaml:"innodb_ddl_buffer_size"`
-	ParallelReadThreads        int      `yaml:"innodb_parallel_read_threads"`
-	AlterTableProgress         *bool    `yaml:"alter_table_progress"` // performance_schema stage instrumentation (observer counting pass)
+	Version             string   `yaml:"version"` // "5.7.x" or "8.0.x"; selects locking and DDL routines
+	BufferPoolSize      Size     `yaml:"innodb_buffer_pool_size"`
+	BufferPoolInstances int      `yaml:"innodb_buffer_pool_instances"`
+	PageSize            Size     `yaml:"innodb_page_size"`
+	OldBlocksPct        int      `yaml:"innodb_old_blocks_pct"`
+	OldBlocksTime       Duration `yaml:"innodb_old_blocks_time"`
+	PageCleaners        int      `yaml:"innodb_page_cleaners"`
+	IOCapacity          int      `yaml:"innodb_io_capacity"`
+	IOCapacityMax       int      `yaml:"innodb_io_capacity_max"`
+	LRUScanDepth        int      `yaml:"innodb_lru_scan_depth"`
+	AdaptiveHashIndex   *bool    `yaml:"innodb_adaptive_hash_index"`
+	Doublewrite         *bool    `yaml:"innodb_doublewrite"`
+	LogFileSize         Size     `yaml:"innodb_log_file_size"`
+	LogFilesInGroup     int      `yaml:"innodb_log_files_in_group"`
+	MaxDirtyPagesPct    float64  `yaml:"innodb_max_dirty_pages_pct"`
+	MaxDirtyPagesPctLWM float64  `yaml:"innodb_max_dirty_pages_pct_lwm"`
+	AdaptiveFlushingLWM float64  `yaml:"innodb_adaptive_flushing_lwm"`
+	FlushLogAtTrxCommit int      `yaml:"innodb_flush_log_at_trx_commit"`
+	SortBufferSize      Size     `yaml:"innodb_sort_buffer_size"`
+	DDLThreads          int      `yaml:"innodb_ddl_threads"`
+	DDLBufferSize       Size     `yaml:"innodb_ddl_buffer_size"`
+	ParallelReadThreads int      `yaml:"innodb_parallel_read_threads"`
+	AlterTableProgress  *bool    `yaml:"alter_table_progress"` // performance_schema stage instrumentation (observer counting pass)
 }
 
 // PolicySpec names a policy and carries its parameters (every key besides name).
@@ -158,8 +159,8 @@ type Table struct {
 
 // Warm describes the initial state of the pool.
 type Warm struct {
-	Fill       float64 `yaml:"fill"`        // fraction of the pool holding pages at t=0
-	DirtyFraction float64 `yaml:"dirty"`    // fraction of resident pages dirty at t=0
+	Fill          float64 `yaml:"fill"`  // fraction of the pool holding pages at t=0
+	DirtyFraction float64 `yaml:"dirty"` // fraction of resident pages dirty at t=0
 }
 
 // Workload is one load generator; exactly one field is set.
@@ -171,11 +172,11 @@ type Workload struct {
 
 // Sysbench is sysbench 1.0's oltp_* scripts.
 type Sysbench struct {
-	Mix     string   `yaml:"mix"`     // oltp_read_write | oltp_read_only | oltp_write_only | oltp_point_select | oltp_update_index | oltp_insert
+	Mix     string   `yaml:"mix"` // oltp_read_write | oltp_read_only | oltp_write_only | oltp_point_select | oltp_update_index | oltp_insert
 	Threads int      `yaml:"threads"`
-	Tables  string   `yaml:"tables"`  // name of a data group
-	Rate    float64  `yaml:"rate"`    // transactions/s over all threads; 0 = closed loop
-	Rand    string   `yaml:"rand"`    // special | uniform | zipfian | pareto
+	Tables  string   `yaml:"tables"` // name of a data group
+	Rate    float64  `yaml:"rate"`   // transactions/s over all threads; 0 = closed loop
+	Rand    string   `yaml:"rand"`   // special | uniform | zipfian | pareto
 	Start   Duration `yaml:"start"`
 }
 
@@ -190,11 +191,11 @@ type TPCC struct {
 // TempTableConnections is one client looping: connect, a statement that materializes an
 // internal temp table, disconnect.
 type TempTableConnections struct {
-	Threads   int      `yaml:"threads"`
-	TempRows  Count    `yaml:"temp_rows"` // rows materialized per statement
-	Think     Duration `yaml:"think"`     // client-side time between connections
-	Start     Duration `yaml:"start"`
-	Stop      Duration `yaml:"stop"` // 0 = until the end
+	Threads  int      `yaml:"threads"`
+	TempRows Count    `yaml:"temp_rows"` // rows materialized per statement
+	Think    Duration `yaml:"think"`     // client-side time between connections
+	Start    Duration `yaml:"start"`
+	Stop     Duration `yaml:"stop"` // 0 = until the end
 }
 
 // DDLEvent schedules a DDL statement.

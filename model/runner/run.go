@@ -1,0 +1,296 @@
+package runner
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/ddl"
+	"github.com/ddlsim/ddlsim/model/metrics"
+	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/workload"
+	"github.com/ddlsim/ddlsim/policies"
+	"github.com/ddlsim/ddlsim/sim"
+)
+
+// Columns of the per-interval series (docs/output.md).
+var Columns = []string{
+	"time_s", "tps", "qps", "reads_s", "writes_s", "other_s", "iud_s", "commits_s",
+	"lat_p50_ms", "lat_p95_ms", "lat_p99_ms", "lat_max_ms",
+	"hit_ratio", "free_pages", "dirty_pages", "lru_pages", "pages_read_s", "pages_written_s",
+	"lru_mutex_wait_ms_s", "free_mutex_wait_ms_s", "flush_mutex_wait_ms_s", "cpu_util",
+	"checkpoint_age_mb", "temp_truncations_s", "ddl_active",
+}
+
+func run(sc *config.Scenario, opt Options) (*Result, error) {
+	s := sim.New(sc.Seed)
+	defer s.Close()
+	srv, err := server.New(s, sc)
+	if err != nil {
+		return nil, err
+	}
+	pol, err := policies.New(sc.Policy.Name, srv, sc.Policy.Params)
+	if err != nil {
+		return nil, err
+	}
+	srv.Policy = pol
+	srv.Warm()
+	srv.StartBackground()
+
+	warm := sim.Time(sc.Warmup)
+	end := warm + sim.Time(sc.Duration)
+	var temps []tempTrunc
+	for i := range sc.Workload {
+		w := &sc.Workload[i]
+		switch {
+		case w.Sysbench != nil:
+			err = workload.StartSysbench(srv, w.Sysbench, sim.Time(w.Sysbench.Start))
+		case w.TPCC != nil:
+			err = workload.StartTPCC(srv, w.TPCC, sim.Time(w.TPCC.Start))
+		case w.TempTableConnections != nil:
+			cfg := *w.TempTableConnections
+			cfg.Start += config.Duration(warm)
+			if cfg.Stop > 0 {
+				cfg.Stop += config.Duration(warm)
+			}
+			err = workload.StartTempTableConnections(srv, &cfg, func(a, b sim.Time, st server.ScanStats) {
+				if a >= warm {
+					temps = append(temps, tempTrunc{a, b, st})
+				}
+			})
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var ddls []ddl.Result
+	running := 0
+	for _, ev := range sc.Schedule {
+		ev.At += config.Duration(warm)
+		ddl.Schedule(srv, ev, pol.Name(), func() { running++ }, func(r ddl.Result) {
+			running--
+			ddls = append(ddls, r)
+		})
+	}
+
+	res := &Result{Scenario: sc, Seed: sc.Seed, ConfigHash: config.Hash(sc)}
+	res.Series.Columns = Columns
+	rec := newRecorder(srv, &res.Series, opt, func() bool { return running > 0 })
+	interval := sim.Time(sc.Report.Interval)
+	s.At(warm, func() { rec.reset() })
+	for t := warm + interval; t <= end; t += interval {
+		s.At(t, rec.sample)
+	}
+	// Run in slices so progress can be reported.
+	step := max(end/200, sim.Second)
+	for t := sim.Time(0); t < end; {
+		t = min(t+step, end)
+		s.Run(t)
+		if opt.Progress != nil {
+			opt.Progress(int64(t), int64(end))
+		}
+	}
+	res.Events = s.EventsFired()
+	res.Summary = summarize(srv, &res.Series, temps)
+	for _, d := range ddls {
+		res.DDL = append(res.DDL, ddlResult(d, warm, &res.Series))
+	}
+	return res, nil
+}
+
+type tempTrunc struct {
+	start, end sim.Time
+	st         server.ScanStats
+}
+
+// recorder samples the server's counters at the end of every report interval.
+type recorder struct {
+	srv      *server.Server
+	series   *metrics.Series
+	opt      Options
+	last     server.Stats
+	lastT    sim.Time
+	lastBusy sim.Time
+	lastWait [3]sim.Time
+	t0       sim.Time
+	ddlBusy  func() bool
+}
+
+func newRecorder(srv *server.Server, series *metrics.Series, opt Options, busy func() bool) *recorder {
+	return &recorder{srv: srv, series: series, opt: opt, ddlBusy: busy}
+}
+
+func (r *recorder) mutexWaits() (w [3]sim.Time) {
+	for _, in := range r.srv.Inst {
+		w[0] += in.LRU.Stats().Wait.Sum()
+		if in.Free != in.LRU {
+			w[1] += in.Free.Stats().Wait.Sum()
+		}
+		w[2] += in.Flush.Stats().Wait.Sum()
+	}
+	return w
+}
+
+func (r *recorder) reset() {
+	r.last = r.srv.Stats
+	r.lastT = r.srv.Sim.Now()
+	r.t0 = r.lastT
+	r.lastBusy = r.srv.Cores.Stats().BusyNs
+	r.lastWait = r.mutexWaits()
+	r.srv.Lat = r.srv.Lat[:0]
+}
+
+func (r *recorder) sample() {
+	srv := r.srv
+	now := srv.Sim.Now()
+	dt := (now - r.lastT).Seconds()
+	st, l := srv.Stats, r.last
+	rate := func(a, b uint64) float64 { return float64(a-b) / dt }
+	lat := srv.Lat
+	sort.Float64s(lat)
+	q := func(p float64) float64 {
+		if len(lat) == 0 {
+			return 0
+		}
+		return stat.Quantile(p, stat.Empirical, lat, nil)
+	}
+	maxLat := 0.0
+	if len(lat) > 0 {
+		maxLat = lat[len(lat)-1]
+	}
+	hits, misses := st.Hits-l.Hits, st.Misses-l.Misses
+	hit := 1.0
+	if hits+misses > 0 {
+		hit = float64(hits) / float64(hits+misses)
+	}
+	busy := srv.Cores.Stats().BusyNs
+	waits := r.mutexWaits()
+	wms := func(i int) float64 { return float64(waits[i]-r.lastWait[i]) / 1e6 / dt }
+	active := 0.0
+	if r.ddlBusy() {
+		active = 1
+	}
+	row := []float64{
+		(now - r.t0).Seconds(), rate(st.Txns, l.Txns),
+		rate(st.Reads+st.Writes+st.Others, l.Reads+l.Writes+l.Others),
+		rate(st.Reads, l.Reads), rate(st.Writes, l.Writes), rate(st.Others, l.Others),
+		rate(st.IUD, l.IUD), rate(st.Commits, l.Commits),
+		q(0.5), q(0.95), q(0.99), maxLat,
+		hit, float64(srv.FreePages()), float64(srv.DirtyPages()), float64(srv.LRUPages()),
+		rate(st.PagesRead, l.PagesRead), rate(st.PagesWritten, l.PagesWritten),
+		wms(0), wms(1), wms(2),
+		float64(busy-r.lastBusy) / (float64(srv.Cores.N()) * float64(now-r.lastT)),
+		float64(srv.Redo.Age()) / (1 << 20),
+		rate(st.TempTruncations, l.TempTruncations), active,
+	}
+	r.series.Rows = append(r.series.Rows, row)
+	if r.opt.Interval != nil {
+		r.opt.Interval(r.series, row)
+	}
+	r.last, r.lastT, r.lastBusy, r.lastWait = st, now, busy, waits
+	srv.Lat = srv.Lat[:0]
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return stat.Mean(xs, nil)
+}
+
+func column(s *metrics.Series, name string) []float64 {
+	c := s.Col(name)
+	out := make([]float64, len(s.Rows))
+	for i, r := range s.Rows {
+		out[i] = r[c]
+	}
+	return out
+}
+
+func summarize(srv *server.Server, s *metrics.Series, temps []tempTrunc) metrics.Summary {
+	tps := column(s, "tps")
+	var sum metrics.Summary
+	add := func(n string, v float64) { sum = append(sum, metrics.Metric{Name: n, Value: v}) }
+	add("tps_mean", mean(tps))
+	sorted := append([]float64(nil), tps...)
+	sort.Float64s(sorted)
+	if len(sorted) > 0 {
+		add("tps_min", sorted[0])
+		add("tps_p50", stat.Quantile(0.5, stat.Empirical, sorted, nil))
+	}
+	add("tps_cv", cv(tps))
+	add("qps_mean", mean(column(s, "qps")))
+	add("iud_s_mean", mean(column(s, "iud_s")))
+	add("commits_s_mean", mean(column(s, "commits_s")))
+	add("lat_p95_ms_mean", mean(column(s, "lat_p95_ms")))
+	add("hit_ratio_mean", mean(column(s, "hit_ratio")))
+	add("dirty_pages_mean", mean(column(s, "dirty_pages")))
+	add("pages_written_s_mean", mean(column(s, "pages_written_s")))
+	add("cpu_util_mean", mean(column(s, "cpu_util")))
+	add("lru_mutex_wait_ms_s_mean", mean(column(s, "lru_mutex_wait_ms_s")))
+	add("flush_mutex_wait_ms_s_mean", mean(column(s, "flush_mutex_wait_ms_s")))
+	add("temp_truncations", float64(len(temps)))
+	if len(temps) > 0 {
+		var d []float64
+		var nodes float64
+		for _, t := range temps {
+			d = append(d, float64(t.end-t.start)/1e6)
+			nodes += float64(t.st.NodesVisited)
+		}
+		add("temp_truncate_ms_mean", mean(d))
+		add("temp_truncate_nodes_mean", nodes/float64(len(temps)))
+	}
+	return sum
+}
+
+func cv(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
+	}
+	m, sd := stat.MeanStdDev(xs, nil)
+	if m == 0 {
+		return 0
+	}
+	return sd / m
+}
+
+// ddlResult converts a DDL's virtual times into seconds since the end of warmup and measures
+// the traffic dip: baseline = mean TPS of the intervals that ended before it started.
+func ddlResult(d ddl.Result, warm sim.Time, s *metrics.Series) metrics.DDLResult {
+	r := d.DDLResult
+	sec := func(t sim.Time) float64 { return (t - warm).Seconds() }
+	r.StartS, r.EndS = sec(d.Start), sec(d.End)
+	r.DurationS = (d.End - d.Start).Seconds()
+	for _, p := range d.Phases {
+		r.Phases = append(r.Phases, metrics.Phase{Name: p.Name, StartS: sec(p.Start), EndS: sec(p.End)})
+	}
+	tc := s.Col("tps")
+	var base, during []float64
+	for _, row := range s.Rows {
+		end := row[0]
+		startI := end - 1
+		switch {
+		case end <= r.StartS:
+			base = append(base, row[tc])
+		case startI >= r.StartS && end <= r.EndS+1:
+			during = append(during, row[tc])
+		}
+	}
+	r.BaselineTPS = mean(base)
+	if len(during) > 0 {
+		r.MinTPS = math.Inf(1)
+		for _, v := range during {
+			r.MinTPS = math.Min(r.MinTPS, v)
+			if v < r.BaselineTPS/2 {
+				r.SecondsBelowHalf++
+			}
+		}
+		r.MeanTPS = mean(during)
+	}
+	return r
+}
+
+var _ = fmt.Sprint

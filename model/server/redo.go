@@ -1,0 +1,112 @@
+package server
+
+import (
+	"github.com/ddlsim/ddlsim/sim"
+)
+
+// Redo is the redo log: the LSN, the checkpoint age that drives adaptive flushing, and group
+// commit. Capacity and the async/sync flush points follow log0log.cc (8.0):
+// max_modified_age_async = 7/8 and max_modified_age_sync = 15/16 of the usable capacity.
+type Redo struct {
+	s        *Server
+	lsn      uint64
+	Capacity uint64
+	AsyncAge uint64
+	SyncAge  uint64
+
+	// Group commit: committers wait while the log writer writes and fsyncs everything
+	// written so far (log_writer + log_flusher threads).
+	waiting      []*Thread
+	writer       *sim.Proc
+	writerIdle   bool
+	pendingBytes int64
+	Flushes      uint64
+}
+
+func newRedo(s *Server) *Redo {
+	capacity := uint64(s.Sc.MySQL.LogFileSize) * uint64(s.Sc.MySQL.LogFilesInGroup)
+	capacity -= capacity / 10 // log_margin: free-check margins and headers
+	r := &Redo{s: s, Capacity: capacity, AsyncAge: capacity / 8 * 7, SyncAge: capacity / 16 * 15}
+	return r
+}
+
+// LSN is the current log sequence number.
+func (r *Redo) LSN() uint64 { return r.lsn }
+
+// Advance appends n bytes of redo and returns the new LSN.
+func (r *Redo) Advance(n uint64) uint64 {
+	r.lsn += n
+	r.pendingBytes += int64(n)
+	return r.lsn
+}
+
+// OldestModification is the oldest dirty page's LSN over all instances (the checkpoint LSN
+// cannot pass it); LSN when nothing is dirty.
+func (r *Redo) OldestModification() uint64 {
+	oldest := r.lsn
+	for _, in := range r.s.Inst {
+		if f := in.BP.FlushOldest(); f >= 0 {
+			if m := in.BP.OldestMod(f); m < oldest {
+				oldest = m
+			}
+		}
+	}
+	return oldest
+}
+
+// Age is the checkpoint age.
+func (r *Redo) Age() uint64 { return r.lsn - r.OldestModification() }
+
+// start launches the log writer.
+func (r *Redo) start() {
+	r.writer = r.s.Sim.Spawn("log_writer", "log", func(p *sim.Proc) {
+		for {
+			if len(r.waiting) == 0 {
+				r.writerIdle = true
+				p.Park()
+				r.writerIdle = false
+				continue
+			}
+			batch := r.waiting
+			r.waiting = nil
+			bytes := r.pendingBytes
+			r.pendingBytes = 0
+			if bytes < 512 {
+				bytes = 512 // OS_FILE_LOG_BLOCK_SIZE
+			}
+			r.s.Log.Do(p, sim.Write, bytes)
+			r.s.Log.Do(p, sim.Sync, 0)
+			r.Flushes++
+			for _, t := range batch {
+				t.P.Wake(0)
+			}
+		}
+	})
+}
+
+// CommitWait makes t wait until its redo is durable (innodb_flush_log_at_trx_commit = 1), and
+// applies log_free_check: a thread whose write would push the checkpoint age past the sync
+// point waits for the page cleaners (furious flushing) first.
+func (t *Thread) CommitWait() {
+	s := t.S
+	t.Charge(s.Costs.Commit)
+	t.Pay()
+	if s.Sc.MySQL.FlushLogAtTrxCommit == 1 {
+		s.Redo.waiting = append(s.Redo.waiting, t)
+		if s.Redo.writerIdle {
+			s.Redo.writerIdle = false
+			s.Redo.writer.Wake(0)
+		}
+		t.P.Park()
+	}
+}
+
+// LogFreeCheck is log_free_check(): before a mini-transaction that writes, wait while the
+// checkpoint age is beyond the sync flush point.
+func (t *Thread) LogFreeCheck() {
+	r := t.S.Redo
+	for r.lsn-r.OldestModification() > r.SyncAge {
+		t.S.cleaners.kick()
+		t.Sleep(sim.Millisecond)
+	}
+}

@@ -1,0 +1,224 @@
+package server
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/schema"
+	"github.com/ddlsim/ddlsim/sim"
+)
+
+// Costs are the profile's cost constants in virtual time.
+type Costs struct {
+	PageHit, PageMiss, ListNode, Row, Statement, Commit         sim.Time
+	MutexHandoff, MutexSpin, ContextSwitch                      sim.Time
+	AHIDrop, PageFree, PageFlushCPU, SortRow, MergeRow, LoadRow sim.Time
+	Connect, TempTableRow                                       sim.Time
+}
+
+func costsFrom(c config.Costs) Costs {
+	d := func(x config.Duration) sim.Time { return sim.Time(x) }
+	return Costs{
+		PageHit: d(c.PageHit), PageMiss: d(c.PageMiss), ListNode: d(c.ListNode), Row: d(c.Row),
+		Statement: d(c.Statement), Commit: d(c.Commit), MutexHandoff: d(c.MutexHandoff),
+		MutexSpin: d(c.MutexSpin), ContextSwitch: d(c.ContextSwitch), AHIDrop: d(c.AHIDrop),
+		PageFree: d(c.PageFree), PageFlushCPU: d(c.PageFlushCPU), SortRow: d(c.SortRow),
+		MergeRow: d(c.MergeRow), LoadRow: d(c.LoadRow), Connect: d(c.Connect),
+		TempTableRow: d(c.TempTableRow),
+	}
+}
+
+// Server is the simulated mysqld.
+type Server struct {
+	Sim      *sim.Sim
+	Sc       *config.Scenario
+	Cores    *sim.Cores
+	Data     *sim.Device
+	Log      *sim.Device
+	Temp     *sim.Device
+	Inst     []*Instance
+	Costs    Costs
+	PageSize int64
+	V57      bool
+	AHI      bool
+	Dblwr    bool
+
+	Policy Policy
+	Spaces Spaces
+	// Undo is the undo tablespace the transactions' undo pages live in.
+	Undo *Space
+	// spaceWrites counts page modifications per tablespace (a DDL's row log is fed by the
+	// DML on its table meanwhile).
+	spaceWrites []uint64
+	Tables      []*schema.Table
+	// Groups maps a data group name to its tables.
+	Groups map[string][]*schema.Table
+
+	Redo *Redo
+	// Lat holds transaction latencies (ms) of the current report interval.
+	Lat      []float64
+	Stats    Stats
+	cleaners *cleaners
+
+	nextObserver uint16
+	framesPer    int
+
+	// Single-page doublewrite slots in use and threads waiting for one; DDL async writes in
+	// flight and threads waiting for them all to finish.
+	dblwrSingle  int
+	dblwrWaiters []*Thread
+	asyncWrites  int
+	asyncWaiters []*Thread
+}
+
+// Stats are the server's cumulative counters; the metrics recorder samples deltas.
+type Stats struct {
+	Hits, Misses      uint64
+	PagesRead         uint64
+	PagesWritten      uint64
+	SinglePageFlushes uint64
+	MakeYoung         uint64
+	FreeWaits         uint64
+	Txns, Commits     uint64
+	Reads, Writes     uint64 // queries
+	Others            uint64
+	IUD               uint64
+	StalePagesFreed   uint64
+	Connects          uint64
+	TempTruncations   uint64
+	CleanerFlushed    uint64
+	CleanerLRUEvicted uint64
+}
+
+// New builds the server of sc: instances, devices, tablespaces and the warm pool. The policy
+// is attached by the caller (see runner) before Start.
+func New(s *sim.Sim, sc *config.Scenario) (*Server, error) {
+	hw := &sc.HardwareProfile
+	srv := &Server{Sim: s, Sc: sc, Costs: costsFrom(hw.Costs), PageSize: int64(sc.MySQL.PageSize)}
+	srv.V57 = strings.HasPrefix(sc.MySQL.Version, "5.7")
+	srv.AHI = sc.MySQL.AdaptiveHashIndex == nil || *sc.MySQL.AdaptiveHashIndex
+	srv.Dblwr = sc.MySQL.Doublewrite == nil || *sc.MySQL.Doublewrite
+	srv.Cores = sim.NewCores(s, hw.Cores, sim.Time(hw.Quantum))
+	var err error
+	if srv.Data, err = newDevice(s, "data", hw.Storage.Data); err != nil {
+		return nil, err
+	}
+	if srv.Log, err = newDevice(s, "log", hw.Storage.Log); err != nil {
+		return nil, err
+	}
+	if srv.Temp, err = newDevice(s, "temp", hw.Storage.Temp); err != nil {
+		return nil, err
+	}
+	n := sc.MySQL.BufferPoolInstances
+	frames := int(int64(sc.MySQL.BufferPoolSize) / srv.PageSize / int64(n))
+	srv.framesPer = frames
+	for i := 0; i < n; i++ {
+		srv.Inst = append(srv.Inst, newInstance(srv, i, frames))
+	}
+	srv.Redo = newRedo(srv)
+	srv.Spaces.New("innodb_system")
+	srv.Undo = srv.Spaces.New("innodb_undo_001")
+	srv.buildTables()
+	return srv, nil
+}
+
+func newDevice(s *sim.Sim, name string, d config.Device) (*sim.Device, error) {
+	cfg := sim.DeviceConfig{Channels: d.Channels, BandwidthBytes: float64(d.Bandwidth)}
+	var err error
+	if cfg.Read, err = Dist(d.Read); err != nil {
+		return nil, fmt.Errorf("storage.%s.read: %w", name, err)
+	}
+	if cfg.Write, err = Dist(d.Write); err != nil {
+		return nil, fmt.Errorf("storage.%s.write: %w", name, err)
+	}
+	if d.Sync.Dist == "" {
+		cfg.Sync = cfg.Write
+	} else if cfg.Sync, err = Dist(d.Sync); err != nil {
+		return nil, fmt.Errorf("storage.%s.sync: %w", name, err)
+	}
+	return sim.NewDevice(s, name, cfg), nil
+}
+
+// Dist converts a configured latency distribution.
+func Dist(d config.Distribution) (sim.Dist, error) {
+	switch d.Dist {
+	case "constant":
+		return sim.Constant(sim.Time(d.Value)), nil
+	case "exponential":
+		return sim.Exponential(sim.Time(d.Mean)), nil
+	case "lognormal":
+		return sim.LogNormal(sim.Time(d.P50), sim.Time(d.P99)), nil
+	case "empirical":
+		q := make([]float64, len(d.Table))
+		v := make([]sim.Time, len(d.Table))
+		for i, p := range d.Table {
+			q[i], v[i] = p.Q, sim.Time(p.Value)
+		}
+		return sim.Empirical(q, v)
+	}
+	return nil, fmt.Errorf("unknown distribution %q", d.Dist)
+}
+
+// InstanceOf returns the instance that caches page pid: buf_pool_get() folds the space id and
+// page_no >> 6, so 64-page extents land in one instance.
+func (s *Server) InstanceOf(pid schema.PageID) *Instance {
+	space, page := uint64(pid.Space()), uint64(pid.Page()>>6)
+	fold := (space << 20) + space + page
+	return s.Inst[fold%uint64(len(s.Inst))]
+}
+
+// NewObserver returns a fresh flush-observer id for a bulk load (FlushObserver).
+func (s *Server) NewObserver() uint16 {
+	s.nextObserver++
+	if s.nextObserver == 0 {
+		s.nextObserver = 1
+	}
+	return s.nextObserver
+}
+
+// Frames is the total number of frames in the pool.
+func (s *Server) Frames() int { return s.framesPer * len(s.Inst) }
+
+// Sum helpers over instances, for metrics.
+func (s *Server) FreePages() (n int) {
+	for _, in := range s.Inst {
+		n += in.BP.FreeLen()
+	}
+	return
+}
+
+func (s *Server) DirtyPages() (n int) {
+	for _, in := range s.Inst {
+		n += in.BP.FlushLen()
+	}
+	return
+}
+
+func (s *Server) LRUPages() (n int) {
+	for _, in := range s.Inst {
+		n += in.BP.LRULen()
+	}
+	return
+}
+
+func nowMs(t sim.Time) uint32 { return uint32(t / sim.Millisecond) }
+
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+
+var _ = math.Abs
+
+// RecordTxn records one finished transaction's latency.
+func (s *Server) RecordTxn(lat sim.Time) {
+	s.Stats.Txns++
+	s.Lat = append(s.Lat, float64(lat)/1e6)
+}
+
+// SpaceWrites is the number of page modifications made to space id so far.
+func (s *Server) SpaceWrites(id uint32) uint64 {
+	if int(id) < len(s.spaceWrites) {
+		return s.spaceWrites[id]
+	}
+	return 0
+}

@@ -1,0 +1,144 @@
+package server
+
+import (
+	"fmt"
+
+	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/schema"
+)
+
+// TPC-C tables as tpcc-mysql creates them (create_table.sql): rows per warehouse, row bytes
+// (column payload), primary-key bytes and secondary-index entry bytes. Sizes are the schema's
+// declared widths at their typical fill (TPC-C spec clause 1.3, tpcc-mysql DDL).
+var tpccTables = []struct {
+	Name      string
+	PerWH     int64 // rows per warehouse (item: total, not per warehouse)
+	RowBytes  int
+	PKBytes   int
+	Secondary []int
+}{
+	{"warehouse", 1, 89, 2, nil},
+	{"district", 10, 95, 3, nil},
+	{"customer", 30_000, 655, 7, []int{2 + 1 + 16 + 16}}, // idx_customer (c_w_id,c_d_id,c_last,c_first)
+	{"history", 30_000, 46, 6, nil},                      // no PK: 6-byte DB_ROW_ID
+	{"new_orders", 9_000, 8, 8, nil},
+	{"orders", 30_000, 24, 8, []int{2 + 1 + 4 + 4}}, // idx_orders (o_w_id,o_d_id,o_c_id,o_id)
+	{"order_line", 300_000, 54, 9, nil},
+	{"stock", 100_000, 306, 6, nil},
+	{"item", 100_000, 82, 4, nil},
+}
+
+// TPCCTableIndex returns the position of a TPC-C table name in a group's table list.
+func TPCCTableIndex(name string) int {
+	for i, t := range tpccTables {
+		if t.Name == name {
+			return i
+		}
+	}
+	panic("unknown tpcc table " + name)
+}
+
+// buildTables creates the tablespaces and B-tree shapes of every data group.
+func (s *Server) buildTables() {
+	s.Groups = map[string][]*schema.Table{}
+	for _, g := range s.Sc.Data {
+		var tabs []*schema.Table
+		switch g.Kind {
+		case "tpcc":
+			w := int64(g.Warehouses)
+			for _, d := range tpccTables {
+				rows := d.PerWH * w
+				if d.Name == "item" {
+					rows = d.PerWH
+				}
+				sp := s.Spaces.New(g.Name + "." + d.Name)
+				t := schema.NewTable(sp.Name, g.Name, sp.ID, rows, d.RowBytes, d.PKBytes, d.Secondary, s.PageSize)
+				sp.Table, sp.NextPage = t, t.NextPage
+				tabs = append(tabs, t)
+			}
+		default: // sysbench, insert_benchmark
+			nsec := 1
+			if g.SecondaryIndexes != nil {
+				nsec = *g.SecondaryIndexes
+			}
+			rows := int64(g.Rows)
+			if rows == 0 && g.Size > 0 {
+				rows = schema.RowsForSize(int64(g.Size), s.PageSize, nsec)
+			}
+			n := g.Tables
+			if n < 1 {
+				n = 1
+			}
+			for i := 1; i <= n; i++ {
+				name := g.Name
+				if n > 1 {
+					name = fmt.Sprintf("%s%d", g.Name, i)
+				}
+				sp := s.Spaces.New(name)
+				t := schema.NewSysbenchTable(name, g.Name, sp.ID, rows, nsec, s.PageSize)
+				sp.Table, sp.NextPage = t, t.NextPage
+				tabs = append(tabs, t)
+			}
+		}
+		s.Groups[g.Name] = tabs
+		s.Tables = append(s.Tables, tabs...)
+	}
+}
+
+// Warm fills the pool to the scenario's warm.fill fraction, as a long-running server would be:
+// every internal (non-leaf) page first (they are the hottest), then leaves of all tables
+// round-robin from the start of each index (where sysbench's special distribution and TPC-C's
+// low warehouse ids put the hot keys). No page is dirty at start; the warm-up period builds
+// the steady dirty set.
+func (s *Server) Warm() {
+	fill := s.Sc.Warm.Fill
+	target := int(fill * float64(s.Frames()))
+	placed := 0
+	add := func(pid schema.PageID) bool {
+		if placed >= target {
+			return false
+		}
+		in := s.InstanceOf(pid)
+		if in.BP.Lookup(bufpool.PageID(pid)) != bufpool.Nil {
+			return true
+		}
+		f := in.BP.TakeFree()
+		if f == bufpool.Nil {
+			return true // this instance is full; others may not be
+		}
+		in.BP.AddToLRU(f, bufpool.PageID(pid), true)
+		if s.AHI {
+			in.BP.SetAHI(f, true)
+		}
+		placed++
+		return true
+	}
+	var idx []*schema.Index
+	for _, t := range s.Tables {
+		idx = append(idx, t.Primary)
+		idx = append(idx, t.Secondary...)
+	}
+	for _, ix := range idx {
+		for l := 0; l < ix.Depth-1; l++ {
+			for p := int64(0); p < ix.LevelPages[l]; p++ {
+				if !add(ix.Page(l, p)) {
+					return
+				}
+			}
+		}
+	}
+	for leaf := int64(0); ; leaf++ {
+		any := false
+		for _, ix := range idx {
+			if leaf < ix.LeafPages() {
+				any = true
+				if !add(ix.Leaf(leaf)) {
+					return
+				}
+			}
+		}
+		if !any {
+			return
+		}
+	}
+}

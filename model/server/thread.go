@@ -1,0 +1,350 @@
+package server
+
+import (
+	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/schema"
+	"github.com/ddlsim/ddlsim/sim"
+)
+
+// Thread is a simulated server thread (a connection's THD, a DDL thread, a page cleaner).
+type Thread struct {
+	S *Server
+	P *sim.Proc
+	// debt is CPU time done inline and not yet paid on a core.
+	debt sim.Time
+	// Observer tags pages this thread creates (bulk load under a FlushObserver).
+	Observer uint16
+	// Per-thread counters a caller may read (a DDL's work).
+	Hits, Misses uint64
+}
+
+// Spawn starts a server thread running body.
+func (s *Server) Spawn(name, kind string, body func(t *Thread)) *Thread {
+	t := &Thread{S: s}
+	t.P = s.Sim.Spawn(name, kind, func(p *sim.Proc) {
+		body(t)
+		t.Pay()
+	})
+	return t
+}
+
+// Now is the current virtual time.
+func (t *Thread) Now() sim.Time { return t.S.Sim.Now() }
+
+// Charge adds CPU work done inline; it is paid on a core at the next Pay.
+func (t *Thread) Charge(d sim.Time) { t.debt += d }
+
+// Pay runs the accumulated CPU work on a core (queueing for one if all are busy).
+func (t *Thread) Pay() {
+	if t.debt > 0 {
+		d := t.debt
+		t.debt = 0
+		t.S.Cores.Compute(t.P, d)
+	}
+}
+
+// Lock pays outstanding CPU and acquires m (spinning, then sleeping, if contended).
+func (t *Thread) Lock(m *sim.Mutex) {
+	t.Pay()
+	m.Lock(t.P)
+}
+
+// Unlock pays the CPU done while holding m, then releases it, so the hold time is in virtual time.
+func (t *Thread) Unlock(m *sim.Mutex) {
+	t.Pay()
+	m.Unlock(t.P)
+}
+
+// Sleep pays outstanding CPU, then sleeps without a core.
+func (t *Thread) Sleep(d sim.Time) {
+	t.Pay()
+	t.P.Sleep(d)
+}
+
+// IO pays outstanding CPU and waits for one operation on dev.
+func (t *Thread) IO(dev *sim.Device, op sim.Op, bytes int64) {
+	t.Pay()
+	dev.Do(t.P, op, bytes)
+}
+
+// Read accesses page pid for reading (buf_page_get_gen with RW_S_LATCH).
+func (t *Thread) Read(pid schema.PageID) { t.access(pid, false) }
+
+// Write accesses page pid and modifies it: the page is dirtied at mtr commit.
+func (t *Thread) Write(pid schema.PageID) { t.access(pid, true) }
+
+// ReadPath reads every page of a root-to-leaf path.
+func (t *Thread) ReadPath(path []schema.PageID) {
+	for _, p := range path {
+		t.access(p, false)
+	}
+}
+
+// WritePath reads the upper levels of a path and modifies its leaf.
+func (t *Thread) WritePath(path []schema.PageID) {
+	for i, p := range path {
+		t.access(p, i == len(path)-1)
+	}
+}
+
+func (t *Thread) access(pid schema.PageID, write bool) {
+	s := t.S
+	in := s.InstanceOf(pid)
+	bp := in.BP
+	key := bufpool.PageID(pid)
+	for {
+		f := bp.Lookup(key)
+		if f != bufpool.Nil {
+			if s.Policy.Stale(in, f) {
+				// Lazy drop: a stale page met at lookup is freed and the lookup misses
+				// (buf_page_get_gen → buf_page_free_stale).
+				t.freeStale(in, f)
+				continue
+			}
+			if bp.IOFix(f) != bufpool.IONone {
+				// Another thread's read is in flight: wait for it (buf_wait_for_read).
+				t.Sleep(20 * sim.Microsecond)
+				continue
+			}
+			t.Charge(s.Costs.PageHit)
+			s.Stats.Hits++
+			t.Hits++
+			if bp.Touch(f, nowMs(t.Now())) {
+				// buf_page_make_young: LRU mutex.
+				t.Lock(in.LRU)
+				if bp.InLRU(f) && bp.Key(f) == key {
+					bp.MakeYoung(f)
+					s.Stats.MakeYoung++
+				}
+				t.Charge(s.Costs.PageFree)
+				t.Unlock(in.LRU)
+			}
+			if write {
+				t.dirty(in, f)
+			}
+			return
+		}
+		f = t.readIn(in, pid, true)
+		if f == bufpool.Nil {
+			continue // raced with another reader; look again
+		}
+		if write {
+			t.dirty(in, f)
+		}
+		return
+	}
+}
+
+// readIn brings pid into the pool: buf_LRU_get_free_block, buf_page_init_for_read (LRU mutex),
+// the read I/O, completion. With doRead false it is buf_page_create (no read: a new page).
+// Returns Nil if another thread inserted the page meanwhile.
+func (t *Thread) readIn(in *Instance, pid schema.PageID, doRead bool) bufpool.FrameID {
+	s := t.S
+	bp := in.BP
+	f := t.getFreeBlock(in)
+	t.Lock(in.LRU)
+	if g := bp.Lookup(bufpool.PageID(pid)); g != bufpool.Nil {
+		bp.ReturnFree(f)
+		t.Unlock(in.LRU)
+		return bufpool.Nil
+	}
+	t.Charge(s.Costs.PageMiss)
+	bp.AddToLRU(f, bufpool.PageID(pid), doRead)
+	if sp := s.Spaces.Get(pid.Space()); sp != nil {
+		bp.SetSpaceVersion(f, uint16(sp.Version))
+	}
+	if s.AHI && doRead {
+		// AHI entries appear on pages that see repeated equal-pattern lookups; most
+		// index leaves and internal pages of OLTP tables qualify (btr_search_info_update:
+		// BTR_SEARCH_BUILD_LIMIT = 100 hits). Model: a page read by a foreground thread is
+		// marked as AHI-indexed; temp-table pages never are (intrinsic tables skip the AHI).
+		if sp := s.Spaces.Get(pid.Space()); sp == nil || !sp.Temp {
+			bp.SetAHI(f, true)
+		}
+	}
+	if doRead {
+		bp.SetIOFix(f, bufpool.IORead)
+	}
+	t.Unlock(in.LRU)
+	if doRead {
+		t.IO(s.Data, sim.Read, s.PageSize)
+		bp.SetIOFix(f, bufpool.IONone)
+		s.Stats.Misses++
+		s.Stats.PagesRead++
+		t.Misses++
+	}
+	return f
+}
+
+// NewPage creates page pid (a page allocation: buf_page_create) and dirties it. Bulk loads pass
+// their observer through t.Observer.
+func (t *Thread) NewPage(pid schema.PageID) {
+	s := t.S
+	in := s.InstanceOf(pid)
+	for {
+		f := in.BP.Lookup(bufpool.PageID(pid))
+		if f != bufpool.Nil && !s.Policy.Stale(in, f) {
+			t.Charge(s.Costs.PageHit)
+			t.dirty(in, f)
+			return
+		}
+		if f != bufpool.Nil {
+			t.freeStale(in, f)
+			continue
+		}
+		f = t.readIn(in, pid, false)
+		if f != bufpool.Nil {
+			t.dirty(in, f)
+			return
+		}
+	}
+}
+
+// dirty records a modification of frame f at mtr commit: a page's first modification inserts
+// it at the flush-list head under flush_list_mutex (buf_flush_insert_into_flush_list).
+func (t *Thread) dirty(in *Instance, f bufpool.FrameID) {
+	s := t.S
+	lsn := s.Redo.Advance(redoPerPage)
+	if sp := int(in.BP.Key(f).Space()); sp < len(s.spaceWrites) {
+		s.spaceWrites[sp]++
+	} else {
+		s.spaceWrites = append(s.spaceWrites, make([]uint64, sp+1-len(s.spaceWrites))...)
+		s.spaceWrites[sp]++
+	}
+	if in.BP.IsDirty(f) {
+		return
+	}
+	t.Lock(in.Flush)
+	if !in.BP.IsDirty(f) {
+		if t.Observer != 0 {
+			in.BP.SetObserver(f, t.Observer)
+		}
+		in.BP.MarkDirty(f, lsn)
+	}
+	t.Unlock(in.Flush)
+}
+
+// redoPerPage is the redo a row change writes per modified page (record + mtr overhead).
+// A sysbench UPDATE writes ~150-300 bytes of redo (published sysbench redo rates of
+// ~2-4 KB/transaction for oltp_read_write's four writes plus undo).
+const redoPerPage = 250
+
+// freeStale frees a stale frame (lazy drop) under the LRU mutex.
+func (t *Thread) freeStale(in *Instance, f bufpool.FrameID) {
+	t.Lock(in.LRU)
+	if in.BP.InLRU(f) && t.S.Policy.Stale(in, f) && in.BP.IOFix(f) == bufpool.IONone {
+		if in.BP.IsDirty(f) {
+			t.Lock(in.Flush)
+			in.BP.MarkClean(f)
+			t.Unlock(in.Flush)
+		}
+		in.BP.Remove(f, false)
+		t.S.Stats.StalePagesFreed++
+		t.Charge(t.S.Costs.PageFree)
+	}
+	t.Unlock(in.LRU)
+}
+
+// getFreeBlock is buf_LRU_get_free_block: free list, then an LRU tail scan (100 pages in the
+// first round, the whole LRU later), then a single-page flush from the LRU tail; from the
+// third round on it sleeps 10 ms between rounds.
+func (t *Thread) getFreeBlock(in *Instance) bufpool.FrameID {
+	s := t.S
+	bp := in.BP
+	for n := 0; ; {
+		t.Lock(in.Free)
+		f := bp.TakeFree()
+		t.Charge(s.Costs.PageFree)
+		t.Unlock(in.Free)
+		if f != bufpool.Nil {
+			return f
+		}
+		in.cleanerKick = true
+		t.Lock(in.LRU)
+		limit := 100 // BUF_LRU_SEARCH_SCAN_THRESHOLD
+		if n > 0 {
+			limit = bp.LRULen()
+		}
+		v, scanned := t.S.evictScan(in, limit)
+		t.Charge(sim.Time(scanned) * s.Costs.ListNode)
+		if v != bufpool.Nil {
+			// buf_LRU_free_page puts the block on the free list; the loop takes it (or
+			// another thread does first, as in InnoDB).
+			bp.Remove(v, true)
+			t.Charge(s.Costs.PageFree)
+			t.Unlock(in.LRU)
+			continue
+		}
+		t.Unlock(in.LRU)
+		// buf_flush_single_page_from_LRU: write the tail-most dirty replaceable page, then free it.
+		if t.singlePageFlushLRU(in) {
+			n++
+			continue
+		}
+		s.Stats.FreeWaits++
+		if n >= 1 {
+			t.Sleep(10 * sim.Millisecond)
+		}
+		n++
+	}
+}
+
+// evictScan finds a replaceable page from the LRU tail within limit nodes; stale pages met
+// are replaceable too (lazy drop frees them at the LRU tail).
+func (s *Server) evictScan(in *Instance, limit int) (bufpool.FrameID, int) {
+	return in.BP.EvictCandidate(limit)
+}
+
+// singlePageFlushLRU writes one dirty page from the LRU tail synchronously and frees it.
+func (t *Thread) singlePageFlushLRU(in *Instance) bool {
+	s := t.S
+	bp := in.BP
+	t.Lock(in.LRU)
+	var victim bufpool.FrameID = bufpool.Nil
+	scanned := 0
+	for f := bp.LRUTail(); f != bufpool.Nil && scanned < 100; f = bp.LRUPrev(f) {
+		scanned++
+		if bp.IsDirty(f) && bp.IOFix(f) == bufpool.IONone && bp.FixCount(f) == 0 {
+			victim = f
+			break
+		}
+	}
+	t.Charge(sim.Time(scanned) * s.Costs.ListNode)
+	if victim == bufpool.Nil {
+		t.Unlock(in.LRU)
+		return false
+	}
+	bp.SetIOFix(victim, bufpool.IOWrite)
+	t.Unlock(in.LRU)
+	t.SyncWritePage()
+	t.Lock(in.LRU)
+	bp.SetIOFix(victim, bufpool.IONone)
+	t.Lock(in.Flush)
+	if bp.IsDirty(victim) {
+		bp.MarkClean(victim)
+	}
+	t.Unlock(in.Flush)
+	if bp.InLRU(victim) && bp.FixCount(victim) == 0 {
+		bp.Remove(victim, true)
+		t.Charge(s.Costs.PageFree)
+	}
+	t.Unlock(in.LRU)
+	s.Stats.SinglePageFlushes++
+	return true
+}
+
+// SyncWritePage is the I/O of a synchronous single-page flush (BUF_FLUSH_SINGLE_PAGE): with the
+// doublewrite buffer on, buf_dblwr_write_single_page writes the page to its doublewrite slot,
+// fsyncs, writes it to the data file and (sync flush) fsyncs the data file; without it, the
+// data-file write and its fsync. The thread waits for all of it.
+func (t *Thread) SyncWritePage() {
+	s := t.S
+	t.Charge(s.Costs.PageFlushCPU)
+	if s.Dblwr {
+		t.IO(s.Data, sim.Write, s.PageSize)
+		t.IO(s.Data, sim.Sync, 0)
+	}
+	t.IO(s.Data, sim.Write, s.PageSize)
+	t.IO(s.Data, sim.Sync, 0)
+	s.Stats.PagesWritten++
+}

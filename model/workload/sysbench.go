@@ -1,0 +1,265 @@
+package workload
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/schema"
+	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/sim"
+)
+
+// Mixes lists the sysbench scripts modelled.
+var Mixes = []string{"oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select", "oltp_update_index", "oltp_insert"}
+
+// client is what every generator shares: the server thread, its random stream, an undo page
+// and the open-loop pacing.
+type client struct {
+	t       *server.Thread
+	r       *rand.Rand
+	path    []schema.PageID
+	undo    schema.PageID
+	undoUse int
+	next    sim.Time // open loop: the next arrival
+	gap     float64  // open loop: mean inter-arrival ns (0 = closed loop)
+}
+
+// undoRecsPerPage: an update undo record of a sysbench row is ~100-200 bytes.
+const undoRecsPerPage = 100
+
+// writeUndo appends an undo record: the undo segment's current page is modified, and a new
+// page is allocated when it fills (trx0undo.cc, trx_undo_add_page).
+func (c *client) writeUndo() {
+	s := c.t.S
+	if c.undoUse == 0 || c.undoUse >= undoRecsPerPage {
+		sp := s.Undo
+		c.undo = schema.MakePageID(sp.ID, sp.NextPage)
+		sp.NextPage++
+		c.t.NewPage(c.undo)
+		c.undoUse = 0
+	} else {
+		c.t.Write(c.undo)
+	}
+	c.undoUse++
+}
+
+// pace waits for the next arrival in open-loop mode and returns the transaction's start time
+// (its scheduled arrival, so queueing delay counts in latency as sysbench --rate reports it).
+func (c *client) pace() sim.Time {
+	t := c.t
+	if c.gap == 0 {
+		return t.Now()
+	}
+	c.next += sim.Time(c.r.ExpFloat64() * c.gap)
+	if c.next > t.Now() {
+		t.Sleep(c.next - t.Now())
+	}
+	return c.next
+}
+
+// Sysbench runs one sysbench oltp_* script.
+type Sysbench struct {
+	cfg    *config.Sysbench
+	srv    *server.Server
+	tables []*schema.Table
+	keys   Keys
+	rowsK  []int64 // rows per table (grows with oltp_insert)
+}
+
+// StartSysbench spawns the sysbench client threads.
+func StartSysbench(srv *server.Server, cfg *config.Sysbench, at sim.Time) error {
+	tabs := srv.Groups[cfg.Tables]
+	if len(tabs) == 0 {
+		return fmt.Errorf("sysbench: no data group %q", cfg.Tables)
+	}
+	keys, err := NewKeys(cfg.Rand, tabs[0].Rows)
+	if err != nil {
+		return err
+	}
+	sb := &Sysbench{cfg: cfg, srv: srv, tables: tabs, keys: keys}
+	for _, t := range tabs {
+		sb.rowsK = append(sb.rowsK, t.Rows)
+	}
+	for i := 0; i < cfg.Threads; i++ {
+		name := fmt.Sprintf("sysbench[%d]", i)
+		c := &client{r: srv.Sim.Stream(name)}
+		if cfg.Rate > 0 {
+			c.gap = float64(cfg.Threads) / cfg.Rate * 1e9
+		}
+		srv.Spawn(name, "fg", func(t *server.Thread) {
+			c.t = t
+			if at > t.Now() {
+				t.Sleep(at - t.Now())
+			}
+			c.next = t.Now()
+			for {
+				start := c.pace()
+				sb.txn(c)
+				srv.RecordTxn(t.Now() - start)
+			}
+		})
+	}
+	return nil
+}
+
+func (sb *Sysbench) table(c *client) (*schema.Table, int) {
+	i := c.r.IntN(len(sb.tables))
+	return sb.tables[i], i
+}
+
+func (sb *Sysbench) id(c *client, ti int) int64 { return sb.keys.Next(c.r) % sb.rowsK[ti] }
+
+// secLeaf is where row id's k entry sits: sysbench fills k with uniform random values at
+// prepare, so the k index order is a fixed pseudo-random permutation of ids.
+func secLeaf(ix *schema.Index, id int64) int64 {
+	h := uint64(id)*0x9E3779B97F4A7C15 ^ 0xBF58476D1CE4E5B9
+	h ^= h >> 31
+	return ix.LeafOf(int64(h % uint64(ix.Rows)))
+}
+
+func (sb *Sysbench) txn(c *client) {
+	s, t := sb.srv, c.t
+	co := &s.Costs
+	switch sb.cfg.Mix {
+	case "oltp_point_select":
+		tab, ti := sb.table(c)
+		sb.pointSelect(c, tab, sb.id(c, ti))
+		s.Stats.Reads++
+		return
+	case "oltp_update_index":
+		tab, ti := sb.table(c)
+		t.LogFreeCheck()
+		sb.indexUpdate(c, tab, sb.id(c, ti))
+		s.Stats.Writes++
+		s.Stats.IUD++
+		t.CommitWait()
+		s.Stats.Commits++
+		return
+	case "oltp_insert":
+		tab, ti := sb.table(c)
+		t.LogFreeCheck()
+		sb.insert(c, tab, sb.rowsK[ti])
+		sb.rowsK[ti]++
+		s.Stats.Writes++
+		s.Stats.IUD++
+		t.CommitWait()
+		s.Stats.Commits++
+		return
+	}
+	t.Charge(co.Statement) // BEGIN
+	s.Stats.Others++
+	if sb.cfg.Mix != "oltp_write_only" {
+		for i := 0; i < 10; i++ {
+			tab, ti := sb.table(c)
+			sb.pointSelect(c, tab, sb.id(c, ti))
+		}
+		for i := 0; i < 4; i++ {
+			tab, ti := sb.table(c)
+			// simple, SUM(k), ORDER BY c (filesort), DISTINCT c ORDER BY c (temp table + sort)
+			extra := sim.Time(0)
+			if i >= 2 {
+				extra = 100 * 7 * co.SortRow
+			}
+			sb.rangeSelect(c, tab, sb.id(c, ti), 100, extra)
+		}
+		s.Stats.Reads += 14
+	}
+	if sb.cfg.Mix != "oltp_read_only" {
+		t.LogFreeCheck()
+		tab, ti := sb.table(c)
+		sb.indexUpdate(c, tab, sb.id(c, ti))
+		tab, ti = sb.table(c)
+		sb.nonIndexUpdate(c, tab, sb.id(c, ti))
+		tab, ti = sb.table(c)
+		id := sb.id(c, ti)
+		sb.delete(c, tab, id)
+		sb.insertAt(c, tab, id)
+		s.Stats.Writes += 4
+		s.Stats.IUD += 4
+	}
+	t.Charge(co.Statement) // COMMIT
+	s.Stats.Others++
+	t.CommitWait()
+	s.Stats.Commits++
+}
+
+func (sb *Sysbench) pointSelect(c *client, tab *schema.Table, id int64) {
+	co := &sb.srv.Costs
+	c.t.Charge(co.Statement + co.Row)
+	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
+	c.t.ReadPath(c.path)
+}
+
+func (sb *Sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra sim.Time) {
+	co := &sb.srv.Costs
+	c.t.Charge(co.Statement + sim.Time(n)*co.Row + extra)
+	ix := tab.Primary
+	first, last := ix.LeafOf(id), ix.LeafOf(id+n-1)
+	c.path = ix.Path(c.path[:0], first)
+	c.t.ReadPath(c.path)
+	for l := first + 1; l <= last; l++ {
+		c.t.Read(ix.Leaf(l))
+	}
+}
+
+func (sb *Sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
+	co := &sb.srv.Costs
+	c.t.Charge(co.Statement + 2*co.Row)
+	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
+	c.t.WritePath(c.path)
+	for _, sec := range tab.Secondary {
+		leaf := secLeaf(sec, id)
+		c.path = sec.Path(c.path[:0], leaf) // delete-mark the old entry
+		c.t.WritePath(c.path)
+		c.path = sec.Path(c.path[:0], leaf) // insert k+1: adjacent, same leaf
+		c.t.WritePath(c.path)
+	}
+	c.writeUndo()
+}
+
+func (sb *Sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
+	co := &sb.srv.Costs
+	c.t.Charge(co.Statement + co.Row)
+	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
+	c.t.WritePath(c.path)
+	c.writeUndo()
+}
+
+func (sb *Sysbench) delete(c *client, tab *schema.Table, id int64) {
+	co := &sb.srv.Costs
+	c.t.Charge(co.Statement + co.Row)
+	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
+	c.t.WritePath(c.path)
+	for _, sec := range tab.Secondary {
+		c.path = sec.Path(c.path[:0], secLeaf(sec, id))
+		c.t.WritePath(c.path)
+	}
+	c.writeUndo()
+}
+
+// insertAt re-inserts a row id that exists in the key space (sysbench deletes then inserts
+// the same id).
+func (sb *Sysbench) insertAt(c *client, tab *schema.Table, id int64) {
+	sb.delete(c, tab, id) // same pages, same work as the delete
+}
+
+// insert appends a new row at the end of the table (AUTO_INCREMENT id): the last leaf, and a
+// new page every LeafRecs rows (a page split at the right edge).
+func (sb *Sysbench) insert(c *client, tab *schema.Table, id int64) {
+	co := &sb.srv.Costs
+	c.t.Charge(co.Statement + co.Row)
+	ix := tab.Primary
+	if id >= ix.Rows && (id-ix.Rows)%int64(ix.LeafRecs) == 0 {
+		sp := sb.srv.Spaces.Get(tab.Space)
+		c.t.NewPage(schema.MakePageID(tab.Space, sp.NextPage))
+		sp.NextPage++
+	}
+	c.path = ix.Path(c.path[:0], ix.LeafPages()-1)
+	c.t.WritePath(c.path)
+	for _, sec := range tab.Secondary {
+		c.path = sec.Path(c.path[:0], secLeaf(sec, id))
+		c.t.WritePath(c.path)
+	}
+	c.writeUndo()
+}

@@ -1,0 +1,272 @@
+package workload
+
+import (
+	"fmt"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/schema"
+	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/sim"
+)
+
+// TPCC is tpcc-mysql's driver: each client thread picks a random home warehouse per
+// transaction and runs New-Order : Payment : Order-Status : Delivery : Stock-Level in the
+// 10:10:1:1:1 deck tpcc-mysql deals (main.c seq[]). Statement → page mapping follows
+// neword.c / payment.c / ordstat.c / delivery.c / slev.c.
+type TPCC struct {
+	srv *server.Server
+	w   int64
+	t   []*schema.Table
+	// insert points of the growing tables, per (warehouse, district): the current leaf page
+	// and rows placed in it.
+	tails map[tailKey]*tail
+}
+
+type tailKey struct {
+	table int
+	wd    int64
+}
+
+type tail struct {
+	page schema.PageID
+	used int
+}
+
+const (
+	tWarehouse = iota
+	tDistrict
+	tCustomer
+	tHistory
+	tNewOrders
+	tOrders
+	tOrderLine
+	tStock
+	tItem
+)
+
+// StartTPCC spawns the tpcc client threads.
+func StartTPCC(srv *server.Server, cfg *config.TPCC, at sim.Time) error {
+	tabs := srv.Groups[cfg.Data]
+	if len(tabs) != 9 {
+		return fmt.Errorf("tpcc: data group %q is not a tpcc group", cfg.Data)
+	}
+	w := tabs[tWarehouse].Rows
+	tp := &TPCC{srv: srv, w: w, t: tabs, tails: map[tailKey]*tail{}}
+	deck := []byte("NNNNNNNNNNPPPPPPPPPPODS") // 10:10:1:1:1
+	for i := 0; i < cfg.Threads; i++ {
+		name := fmt.Sprintf("tpcc[%d]", i)
+		c := &client{r: srv.Sim.Stream(name)}
+		if cfg.Rate > 0 {
+			c.gap = float64(cfg.Threads) / cfg.Rate * 1e9
+		}
+		srv.Spawn(name, "fg", func(t *server.Thread) {
+			c.t = t
+			if at > t.Now() {
+				t.Sleep(at - t.Now())
+			}
+			c.next = t.Now()
+			for k := c.r.IntN(len(deck)); ; k++ {
+				start := c.pace()
+				t.LogFreeCheck()
+				switch deck[k%len(deck)] {
+				case 'N':
+					tp.newOrder(c)
+				case 'P':
+					tp.payment(c)
+				case 'O':
+					tp.orderStatus(c)
+				case 'D':
+					tp.delivery(c)
+				case 'S':
+					tp.stockLevel(c)
+				}
+				t.CommitWait()
+				srv.Stats.Commits++
+				srv.Stats.Others++
+				srv.RecordTxn(t.Now() - start)
+			}
+		})
+	}
+	return nil
+}
+
+// nurand is TPC-C's NURand(A, x, y) with C = 0 (clause 2.1.6).
+func nurand(c *client, a, x, y int64) int64 {
+	return ((c.r.Int64N(a+1) | (x + c.r.Int64N(y-x+1))) % (y - x + 1)) + x
+}
+
+func (tp *TPCC) stmt(c *client, rows int64) {
+	co := &tp.srv.Costs
+	c.t.Charge(co.Statement + sim.Time(rows)*co.Row)
+}
+
+func (tp *TPCC) read(c *client, table int, row int64) {
+	ix := tp.t[table].Primary
+	c.path = ix.Path(c.path[:0], ix.LeafOf(row%ix.Rows))
+	c.t.ReadPath(c.path)
+}
+
+func (tp *TPCC) write(c *client, table int, row int64) {
+	ix := tp.t[table].Primary
+	c.path = ix.Path(c.path[:0], ix.LeafOf(row%ix.Rows))
+	c.t.WritePath(c.path)
+	c.writeUndo()
+}
+
+func (tp *TPCC) readSec(c *client, table int, row int64) {
+	sec := tp.t[table].Secondary[0]
+	c.path = sec.Path(c.path[:0], sec.LeafOf(row%sec.Rows))
+	c.t.ReadPath(c.path)
+}
+
+// insert appends a row at the (warehouse, district) insert point of a growing table; a new
+// page is allocated when the current one is full.
+func (tp *TPCC) insert(c *client, table int, wd int64) {
+	s := tp.srv
+	tab := tp.t[table]
+	k := tailKey{table, wd}
+	tl := tp.tails[k]
+	if tl == nil || tl.used >= tab.Primary.LeafRecs {
+		sp := s.Spaces.Get(tab.Space)
+		tl = &tail{page: schema.MakePageID(tab.Space, sp.NextPage)}
+		sp.NextPage++
+		tp.tails[k] = tl
+		c.t.NewPage(tl.page)
+	} else {
+		c.t.Write(tl.page)
+	}
+	tl.used++
+	c.writeUndo()
+}
+
+// recent reads the current insert page of a growing table (recent orders / lines).
+func (tp *TPCC) recent(c *client, table int, wd int64) {
+	if tl := tp.tails[tailKey{table, wd}]; tl != nil {
+		c.t.Read(tl.page)
+		return
+	}
+	ix := tp.t[table].Primary
+	per := ix.Rows / (tp.w * 10)
+	tp.read(c, table, wd*per+per-1)
+}
+
+func (tp *TPCC) newOrder(c *client) {
+	s := tp.srv
+	w := c.r.Int64N(tp.w)
+	d := c.r.Int64N(10)
+	wd := w*10 + d
+	cust := wd*3000 + nurand(c, 1023, 1, 3000) - 1
+	tp.stmt(c, 2)
+	tp.read(c, tWarehouse, w)
+	tp.read(c, tCustomer, cust)
+	tp.stmt(c, 1)
+	tp.write(c, tDistrict, wd) // d_next_o_id
+	tp.stmt(c, 1)
+	tp.insert(c, tOrders, wd)
+	tp.stmt(c, 1)
+	tp.insert(c, tNewOrders, wd)
+	n := 5 + c.r.Int64N(11)
+	for i := int64(0); i < n; i++ {
+		item := nurand(c, 8191, 1, 100000) - 1
+		sw := w
+		if c.r.IntN(100) == 0 && tp.w > 1 { // 1% remote supply warehouse
+			sw = c.r.Int64N(tp.w)
+		}
+		tp.stmt(c, 1)
+		tp.read(c, tItem, item)
+		tp.stmt(c, 1)
+		tp.read(c, tStock, sw*100000+item)
+		tp.stmt(c, 1)
+		tp.write(c, tStock, sw*100000+item)
+		tp.stmt(c, 1)
+		tp.insert(c, tOrderLine, wd)
+	}
+	s.Stats.Reads += uint64(2 + 2*n)
+	s.Stats.Writes += uint64(3 + 2*n)
+	s.Stats.IUD += uint64(3 + 2*n)
+}
+
+func (tp *TPCC) customer(c *client, wd int64) int64 {
+	cust := wd*3000 + nurand(c, 1023, 1, 3000) - 1
+	if c.r.IntN(100) < 60 { // by last name: the secondary index, then the row
+		tp.stmt(c, 3)
+		tp.readSec(c, tCustomer, cust)
+		tp.srv.Stats.Reads++
+	}
+	tp.stmt(c, 1)
+	tp.read(c, tCustomer, cust)
+	tp.srv.Stats.Reads++
+	return cust
+}
+
+func (tp *TPCC) payment(c *client) {
+	s := tp.srv
+	w := c.r.Int64N(tp.w)
+	wd := w*10 + c.r.Int64N(10)
+	tp.stmt(c, 1)
+	tp.write(c, tWarehouse, w)
+	tp.stmt(c, 1)
+	tp.read(c, tWarehouse, w)
+	tp.stmt(c, 1)
+	tp.write(c, tDistrict, wd)
+	tp.stmt(c, 1)
+	tp.read(c, tDistrict, wd)
+	cust := tp.customer(c, wd)
+	tp.stmt(c, 1)
+	tp.write(c, tCustomer, cust)
+	tp.stmt(c, 1)
+	tp.insert(c, tHistory, 0)
+	s.Stats.Reads += 2
+	s.Stats.Writes += 4
+	s.Stats.IUD += 4
+}
+
+func (tp *TPCC) orderStatus(c *client) {
+	s := tp.srv
+	w := c.r.Int64N(tp.w)
+	wd := w*10 + c.r.Int64N(10)
+	cust := tp.customer(c, wd)
+	tp.stmt(c, 1)
+	tp.readSec(c, tOrders, cust*10)
+	tp.stmt(c, 10)
+	tp.recent(c, tOrderLine, wd)
+	s.Stats.Reads += 2
+}
+
+func (tp *TPCC) delivery(c *client) {
+	s := tp.srv
+	w := c.r.Int64N(tp.w)
+	for d := int64(0); d < 10; d++ {
+		wd := w*10 + d
+		tp.stmt(c, 1)
+		tp.recent(c, tNewOrders, wd)
+		tp.stmt(c, 1)
+		tp.write(c, tNewOrders, wd*900) // delete the oldest new order
+		tp.stmt(c, 1)
+		tp.write(c, tOrders, wd*3000)
+		tp.stmt(c, 10)
+		tp.write(c, tOrderLine, wd*30000)
+		tp.stmt(c, 10)
+		tp.recent(c, tOrderLine, wd)
+		tp.stmt(c, 1)
+		tp.write(c, tCustomer, wd*3000+c.r.Int64N(3000))
+	}
+	s.Stats.Reads += 30
+	s.Stats.Writes += 40
+	s.Stats.IUD += 40
+}
+
+func (tp *TPCC) stockLevel(c *client) {
+	s := tp.srv
+	w := c.r.Int64N(tp.w)
+	wd := w*10 + c.r.Int64N(10)
+	tp.stmt(c, 1)
+	tp.read(c, tDistrict, wd)
+	tp.stmt(c, 200)
+	tp.recent(c, tOrderLine, wd)
+	for i := 0; i < 200; i++ {
+		item := nurand(c, 8191, 1, 100000) - 1
+		tp.read(c, tStock, w*100000+item)
+	}
+	s.Stats.Reads += 2
+}

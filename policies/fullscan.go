@@ -1,0 +1,89 @@
+package policies
+
+import (
+	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/server"
+)
+
+// Fullscan is community MySQL 8.0 before 8.0.23 (docs/innodb-source.md §1, §4, §6):
+//   - DROP/TRUNCATE TABLE: btr_drop_ahi_for_table, then BUF_REMOVE_FLUSH_NO_WRITE (a
+//     flush-list walk per instance unlinking the space's dirty pages; the LRU keeps the rest);
+//   - DISCARD, temp-tablespace and undo truncation: BUF_REMOVE_ALL_NO_WRITE (an AHI walk and a
+//     no-yield removal walk of every instance's whole LRU);
+//   - FLUSH FOR EXPORT, encryption, observer flushes: BUF_REMOVE_FLUSH_WRITE, restarting from
+//     the flush-list tail after every flushed page; the observer first counts its pages with a
+//     full flush-list walk.
+//
+// Parameters: restart (default true) — false gives the later pin-and-continue walk;
+// yield (default true) — buf_flush_try_yield every 1024 pages; count_pass (default: the
+// scenario's alter_table_progress) — the observer's counting walk.
+type Fullscan struct {
+	srv   *server.Server
+	name  string
+	flush server.FlushOptions
+	count bool
+}
+
+func newFullscan(srv *server.Server, m map[string]string) (server.Policy, error) {
+	p := newParams(m)
+	progress := srv.Sc.MySQL.AlterTableProgress == nil || *srv.Sc.MySQL.AlterTableProgress
+	f := &Fullscan{srv: srv, name: "fullscan",
+		flush: server.FlushOptions{Write: true, RestartFromTail: p.bool("restart", true), NoYield: !p.bool("yield", true)},
+		count: p.bool("count_pass", progress)}
+	return f, p.done("fullscan")
+}
+
+func (f *Fullscan) Name() string { return f.name }
+
+func (f *Fullscan) Stale(*server.Instance, bufpool.FrameID) bool { return false }
+
+func (f *Fullscan) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st server.ScanStats) {
+	switch op {
+	case server.OpDropTable, server.OpTruncateTable:
+		if t.S.V57 && op == server.OpTruncateTable {
+			return f.removeAll(t, sp) // 5.7 truncates in place: ALL_NO_WRITE
+		}
+		if t.S.AHI {
+			st.Add(t.DropAHIForTable(sp.ID))
+		}
+		for _, in := range t.S.Inst {
+			st.Add(t.FlushDirtyPages(in, server.FlushTarget{Space: sp.ID}, server.FlushOptions{}))
+		}
+		return st
+	default: // discard, temp truncation, undo truncation
+		return f.removeAll(t, sp)
+	}
+}
+
+// removeAll is buf_LRU_flush_or_remove_pages(BUF_REMOVE_ALL_NO_WRITE), instance by instance.
+func (f *Fullscan) removeAll(t *server.Thread, sp *server.Space) (st server.ScanStats) {
+	for _, in := range t.S.Inst {
+		st.Add(t.DropAHIForTablespace(in, sp.ID))
+		st.Add(t.RemoveAllPages(in, sp.ID))
+	}
+	return st
+}
+
+func (f *Fullscan) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op server.Op) (st server.ScanStats) {
+	return flushScan(t, sp, obs, f.flush, f.count)
+}
+
+// flushScan is buf_LRU_flush_or_remove_pages(BUF_REMOVE_FLUSH_WRITE) (and, for an observer,
+// FlushObserver::flush around it), shared by fullscan and lazy.
+func flushScan(t *server.Thread, sp *server.Space, obs uint16, opt server.FlushOptions, count bool) (st server.ScanStats) {
+	if obs != 0 && count {
+		for _, in := range t.S.Inst {
+			st.Add(t.CountObserverPages(in, obs))
+		}
+	}
+	for _, in := range t.S.Inst {
+		st.Add(t.FlushDirtyPages(in, server.FlushTarget{Space: sp.ID, Observer: obs}, opt))
+	}
+	if obs != 0 {
+		st.Add(t.WaitObserver(obs))
+	} else {
+		t.WaitPendingWrites()
+		t.FsyncData()
+	}
+	return st
+}

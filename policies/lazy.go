@@ -1,0 +1,38 @@
+package policies
+
+import (
+	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/server"
+)
+
+// Lazy is MySQL 8.0.23+'s lazy drop (WL#14100; docs/innodb-source.md §4): DROP, TRUNCATE,
+// DISCARD and temp/undo truncation do not scan the pool — the DDL marks the space deleted or
+// bumps its version, and stale pages are freed when met (lookup, the LRU eviction scan, LRU
+// and flush batches). What still scans still scans: DROP TABLE's AHI cleanup
+// (btr_drop_ahi_for_table), and every FLUSH_WRITE (export, encryption, observer flushes),
+// which in 8.0.23–8.0.25 still restarts from the tail.
+type Lazy struct {
+	Fullscan
+}
+
+func newLazy(srv *server.Server, m map[string]string) (server.Policy, error) {
+	p := newParams(m)
+	progress := srv.Sc.MySQL.AlterTableProgress == nil || *srv.Sc.MySQL.AlterTableProgress
+	l := &Lazy{Fullscan{srv: srv, name: "lazy",
+		flush: server.FlushOptions{Write: true, RestartFromTail: p.bool("restart", true), NoYield: !p.bool("yield", true)},
+		count: p.bool("count_pass", progress)}}
+	return l, p.done("lazy")
+}
+
+// Stale is buf_page_t::is_stale: the page's space was deleted or its version moved on.
+func (l *Lazy) Stale(in *server.Instance, f bufpool.FrameID) bool {
+	sp := l.srv.Spaces.Get(in.BP.Key(f).Space())
+	return sp != nil && (sp.Deleted || uint16(sp.Version) != in.BP.SpaceVersion(f))
+}
+
+func (l *Lazy) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st server.ScanStats) {
+	if (op == server.OpDropTable || op == server.OpTruncateTable) && t.S.AHI {
+		st.Add(t.DropAHIForTable(sp.ID))
+	}
+	return st
+}
