@@ -1,0 +1,70 @@
+// Package metrics collects what a run measured and writes it out: a per-interval time series
+// (sysbench --report-interval style), a summary, and per-DDL results.
+package metrics
+
+// Series is a per-interval time series. Columns are stable, documented names (docs/output.md);
+// every row has len(Columns) values. Column 0 is always "time_s" (end of the interval, virtual
+// seconds since the end of warmup).
+type Series struct {
+	Columns []string
+	Rows    [][]float64
+}
+
+// Col returns the index of a column, or -1.
+func (s *Series) Col(name string) int {
+	for i, c := range s.Columns {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Metric is one named summary value. Names carry their unit (`tps_mean`, `ddl_duration_s`).
+type Metric struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
+
+// Summary is an ordered list of metrics (order is part of the output format).
+type Summary []Metric
+
+// Get returns a metric's value and whether it exists.
+func (s Summary) Get(name string) (float64, bool) {
+	for _, m := range s {
+		if m.Name == name {
+			return m.Value, true
+		}
+	}
+	return 0, false
+}
+
+// Phase is one phase of a DDL statement, in virtual seconds since the end of warmup.
+type Phase struct {
+	Name   string  `json:"name"`
+	StartS float64 `json:"start_s"`
+	EndS   float64 `json:"end_s"`
+}
+
+// DDLResult is what one DDL statement did.
+type DDLResult struct {
+	Op        string  `json:"op"`
+	Table     string  `json:"table"`
+	Policy    string  `json:"policy"`
+	StartS    float64 `json:"start_s"`
+	EndS      float64 `json:"end_s"`
+	DurationS float64 `json:"duration_s"`
+	Phases    []Phase `json:"phases"`
+	Failed    bool    `json:"failed"`
+	Reason    string  `json:"reason,omitempty"`
+	// Work done by buffer-pool scans on its behalf.
+	NodesVisited uint64 `json:"nodes_visited"`
+	PagesFlushed uint64 `json:"pages_flushed"`
+	PagesFreed   uint64 `json:"pages_freed"`
+	Restarts     uint64 `json:"restarts"`
+	// Traffic dip while it ran.
+	BaselineTPS      float64 `json:"baseline_tps"`
+	MinTPS           float64 `json:"min_tps"`
+	MeanTPS          float64 `json:"mean_tps"`
+	SecondsBelowHalf float64 `json:"seconds_below_half"`
+}
