@@ -201,13 +201,18 @@ func (c *cleaners) recommend(t *Thread) {
 	if n > ioMax {
 		n = ioMax
 	}
-	if age > s.Redo.SyncAge {
-		n = math.Max(n, ioMax) // buf_flush_sync_lsn: flush to make room for the log
+	sync := age > s.Redo.SyncAge
+	if sync {
+		// Sync flush (buf_flush_sync_lsn set by log_free_check): pc_request(ULINT_MAX, lsn):
+		// every instance flushes everything older than the target LSN, unthrottled.
+		n = math.Max(n, float64(pagesForLSN*lsnScanFactor))
 	}
 	// Split over instances: by each instance's share of pages_for_lsn when the LSN factor
 	// dominates (pct_for_lsn > 30), else evenly.
 	for i := range s.Inst {
-		if pctLSN > 30 && pagesForLSN > 0 {
+		if sync {
+			c.perInst[i] = perLSN[i] + 1
+		} else if pctLSN > 30 && pagesForLSN > 0 {
 			c.perInst[i] = int(n*float64(perLSN[i])/float64(pagesForLSN*lsnScanFactor)) + 1
 		} else {
 			c.perInst[i] = int(n/float64(len(s.Inst))) + 1

@@ -105,11 +105,18 @@ func New(s *sim.Sim, sc *config.Scenario) (*Server, error) {
 	if srv.Data, err = newDevice(s, "data", hw.Storage.Data); err != nil {
 		return nil, err
 	}
-	if srv.Log, err = newDevice(s, "log", hw.Storage.Log); err != nil {
-		return nil, err
+	// The log and temp devices are optional: without them, redo and sort files share the
+	// data device (one disk).
+	srv.Log, srv.Temp = srv.Data, srv.Data
+	if hw.Storage.Log.Read.Dist != "" {
+		if srv.Log, err = newDevice(s, "log", hw.Storage.Log); err != nil {
+			return nil, err
+		}
 	}
-	if srv.Temp, err = newDevice(s, "temp", hw.Storage.Temp); err != nil {
-		return nil, err
+	if hw.Storage.Temp.Read.Dist != "" {
+		if srv.Temp, err = newDevice(s, "temp", hw.Storage.Temp); err != nil {
+			return nil, err
+		}
 	}
 	n := sc.MySQL.BufferPoolInstances
 	frames := int(int64(sc.MySQL.BufferPoolSize) / srv.PageSize / int64(n))

@@ -109,6 +109,10 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 			t.Charge(s.Costs.PageHit)
 			s.Stats.Hits++
 			t.Hits++
+			// buf_page_get_gen buffer-fixes the page: it cannot be evicted while this
+			// thread may block (make-young, flush-list insert).
+			bp.Fix(f)
+			defer bp.Unfix(f)
 			if bp.Touch(f, nowMs(t.Now())) {
 				// buf_page_make_young: LRU mutex.
 				t.Lock(in.LRU)
@@ -131,6 +135,7 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 		if write {
 			t.dirty(in, f)
 		}
+		bp.Unfix(f)
 		return
 	}
 }
@@ -165,6 +170,7 @@ func (t *Thread) readIn(in *Instance, pid schema.PageID, doRead bool) bufpool.Fr
 	if doRead {
 		bp.SetIOFix(f, bufpool.IORead)
 	}
+	bp.Fix(f) // the caller unfixes
 	t.Unlock(in.LRU)
 	if doRead {
 		t.IO(s.Data, sim.Read, s.PageSize)
@@ -185,7 +191,9 @@ func (t *Thread) NewPage(pid schema.PageID) {
 		f := in.BP.Lookup(bufpool.PageID(pid))
 		if f != bufpool.Nil && !s.Policy.Stale(in, f) {
 			t.Charge(s.Costs.PageHit)
+			in.BP.Fix(f)
 			t.dirty(in, f)
+			in.BP.Unfix(f)
 			return
 		}
 		if f != bufpool.Nil {
@@ -195,6 +203,7 @@ func (t *Thread) NewPage(pid schema.PageID) {
 		f = t.readIn(in, pid, false)
 		if f != bufpool.Nil {
 			t.dirty(in, f)
+			in.BP.Unfix(f)
 			return
 		}
 	}
