@@ -36,3 +36,6 @@ func (l *Lazy) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st s
 	}
 	return st
 }
+
+// FreesStale marks a policy whose stale pages the eviction scan frees.
+func (l *Lazy) FreesStale() {}

@@ -258,6 +258,8 @@ func createIndex(t *server.Thread, ev config.DDLEvent, tab *schema.Table, sp *se
 // rowLogApply replays the DML logged while the index was built: per logged change a row's CPU
 // and a leaf of the new index modified.
 func rowLogApply(t *server.Thread, ix *schema.Index, changes uint64) {
+	t.Internal = true
+	defer func() { t.Internal = false }()
 	for i := uint64(0); i < changes; i++ {
 		t.Charge(t.S.Costs.Row)
 		t.Write(ix.Leaf(int64(i*2654435761) % ix.LeafPages()))

@@ -36,7 +36,7 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv.Policy = pol
+	srv.SetPolicy(pol)
 	srv.Warm()
 	srv.StartBackground()
 

@@ -18,12 +18,11 @@ type Instance struct {
 	LRU   *sim.Mutex
 	Free  *sim.Mutex
 	Flush *sim.Mutex
-	// freeWaiters are threads asleep until a page cleaner refills the free list (buf_flush_event).
-	cleanerKick bool
 }
 
 func newInstance(s *Server, id int, frames int) *Instance {
 	in := &Instance{ID: id, BP: bufpool.New(frames, s.Sc.MySQL.OldBlocksPct)}
+	in.BP.SetOldBlocksTime(uint32(int64(s.Sc.MySQL.OldBlocksTime) / 1e6))
 	opt := sim.MutexOptions{Cores: s.Cores, Spin: s.Costs.MutexSpin, Handoff: s.Costs.MutexHandoff}
 	if s.V57 {
 		in.LRU = sim.NewMutex(s.Sim, fmt.Sprintf("buf_pool_mutex[%d]", id), opt)

@@ -225,7 +225,7 @@ rescan:
 		}
 		pos = r + 1
 		nx := tg.next(bp, f)
-		if bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0 && !opt.Write {
+		if bp.IOFix(f) != bufpool.IONone {
 			allFreed = false
 			w.pass(1)
 			pos = r + 1

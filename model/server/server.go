@@ -46,6 +46,8 @@ type Server struct {
 	Dblwr    bool
 
 	Policy Policy
+	// lazy: the policy frees stale pages where it meets them (set by SetPolicy).
+	lazy   bool
 	Spaces Spaces
 	// Undo is the undo tablespace the transactions' undo pages live in.
 	Undo *Space
@@ -228,4 +230,10 @@ func (s *Server) SpaceWrites(id uint32) uint64 {
 		return s.spaceWrites[id]
 	}
 	return 0
+}
+
+// SetPolicy attaches the maintenance policy.
+func (s *Server) SetPolicy(p Policy) {
+	s.Policy = p
+	_, s.lazy = p.(interface{ FreesStale() })
 }

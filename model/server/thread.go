@@ -14,6 +14,9 @@ type Thread struct {
 	debt sim.Time
 	// Observer tags pages this thread creates (bulk load under a FlushObserver).
 	Observer uint16
+	// Internal marks a thread whose page changes are not user DML (a DDL applying its row
+	// log), so they do not feed row logs.
+	Internal bool
 	// Per-thread counters a caller may read (a DDL's work).
 	Hits, Misses uint64
 }
@@ -213,12 +216,19 @@ func (t *Thread) NewPage(pid schema.PageID) {
 // it at the flush-list head under flush_list_mutex (buf_flush_insert_into_flush_list).
 func (t *Thread) dirty(in *Instance, f bufpool.FrameID) {
 	s := t.S
-	lsn := s.Redo.Advance(redoPerPage)
-	if sp := int(in.BP.Key(f).Space()); sp < len(s.spaceWrites) {
-		s.spaceWrites[sp]++
+	spID := in.BP.Key(f).Space()
+	var lsn uint64
+	if sp := s.Spaces.Get(spID); sp != nil && sp.Temp {
+		lsn = s.Redo.LSN() // temp-table changes write no redo (the LSN is borrowed)
 	} else {
-		s.spaceWrites = append(s.spaceWrites, make([]uint64, sp+1-len(s.spaceWrites))...)
-		s.spaceWrites[sp]++
+		lsn = s.Redo.Advance(redoPerPage)
+	}
+	if t.Observer == 0 && !t.Internal {
+		// A DML change on this space: it feeds a concurrent online DDL's row log.
+		if int(spID) >= len(s.spaceWrites) {
+			s.spaceWrites = append(s.spaceWrites, make([]uint64, int(spID)+1-len(s.spaceWrites))...)
+		}
+		s.spaceWrites[spID]++
 	}
 	if in.BP.IsDirty(f) {
 		return
@@ -268,40 +278,54 @@ func (t *Thread) getFreeBlock(in *Instance) bufpool.FrameID {
 		if f != bufpool.Nil {
 			return f
 		}
-		in.cleanerKick = true
 		t.Lock(in.LRU)
-		limit := 100 // BUF_LRU_SEARCH_SCAN_THRESHOLD
+		limit := bufpool.SearchScanDefault // BUF_LRU_SEARCH_SCAN_THRESHOLD
 		if n > 0 {
-			limit = bp.LRULen()
+			limit = 0 // scan_all
 		}
 		v, scanned := t.S.evictScan(in, limit)
 		t.Charge(sim.Time(scanned) * s.Costs.ListNode)
 		if v != bufpool.Nil {
 			// buf_LRU_free_page puts the block on the free list; the loop takes it (or
 			// another thread does first, as in InnoDB).
+			if bp.IsDirty(v) { // a stale dirty page (lazy drop) is freed without a write
+				t.Lock(in.Flush)
+				bp.MarkClean(v)
+				t.Unlock(in.Flush)
+				s.Stats.StalePagesFreed++
+			}
 			bp.Remove(v, true)
 			t.Charge(s.Costs.PageFree)
 			t.Unlock(in.LRU)
 			continue
 		}
 		t.Unlock(in.LRU)
-		// buf_flush_single_page_from_LRU: write the tail-most dirty replaceable page, then free it.
-		if t.singlePageFlushLRU(in) {
-			n++
-			continue
-		}
-		s.Stats.FreeWaits++
-		if n >= 1 {
+		s.cleaners.kick() // os_event_set(buf_flush_event)
+		if n > 1 {
+			s.Stats.FreeWaits++
 			t.Sleep(10 * sim.Millisecond)
 		}
+		// buf_flush_single_page_from_LRU: write the tail-most dirty replaceable page, then free it.
+		t.singlePageFlushLRU(in)
 		n++
 	}
 }
 
-// evictScan finds a replaceable page from the LRU tail within limit nodes; stale pages met
-// are replaceable too (lazy drop frees them at the LRU tail).
+// evictScan finds a replaceable page from the LRU tail within limit nodes (0 = all); a stale
+// page (lazy drop) met within the first nodes is freed instead, as
+// buf_LRU_free_from_common_LRU_list does (was_stale → buf_page_free_stale).
 func (s *Server) evictScan(in *Instance, limit int) (bufpool.FrameID, int) {
-	return in.BP.EvictCandidate(limit)
+	bp := in.BP
+	if s.lazy {
+		n := 0
+		for f := bp.LRUTail(); f != bufpool.Nil && n < bufpool.SearchScanDefault && (limit == 0 || n < limit); f = bp.LRUPrev(f) {
+			n++
+			if bp.IOFix(f) == bufpool.IONone && bp.FixCount(f) == 0 && s.Policy.Stale(in, f) {
+				return f, n
+			}
+		}
+	}
+	return bp.EvictCandidate(limit)
 }
 
 // singlePageFlushLRU writes one dirty page from the LRU tail synchronously and frees it.
@@ -311,7 +335,7 @@ func (t *Thread) singlePageFlushLRU(in *Instance) bool {
 	t.Lock(in.LRU)
 	var victim bufpool.FrameID = bufpool.Nil
 	scanned := 0
-	for f := bp.LRUTail(); f != bufpool.Nil && scanned < 100; f = bp.LRUPrev(f) {
+	for f := bp.LRUTail(); f != bufpool.Nil; f = bp.LRUPrev(f) {
 		scanned++
 		if bp.IsDirty(f) && bp.IOFix(f) == bufpool.IONone && bp.FixCount(f) == 0 {
 			victim = f
