@@ -1,0 +1,106 @@
+package runner_test
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/runner"
+	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/workload"
+	"github.com/ddlsim/ddlsim/policies"
+	"github.com/ddlsim/ddlsim/sim"
+)
+
+// steadyYAML is the 8c-64g steady sysbench load with a realistically large pool (48 GiB,
+// 16 × 2.5M rows), used when scenarios/steady-8c-64g.yaml does not exist.
+const steadyYAML = `
+name: steady-8c-64g-bench
+seed: 42
+hardware: profiles/8c-64g.yaml
+mysql:
+  version: "8.0.18"
+  innodb_buffer_pool_size: 48GiB
+  innodb_buffer_pool_instances: 8
+policy: fullscan
+data:
+  - {name: sbtest, tables: 16, rows: 2500k}
+warm: {fill: 0.95}
+warmup: 5s
+duration: 20s
+workload:
+  - sysbench: {mix: oltp_read_write, threads: 32, tables: sbtest, rand: special}
+report: {interval: 1s}
+`
+
+func steadyScenario(b *testing.B) *config.Scenario {
+	if _, err := os.Stat("../../scenarios/steady-8c-64g.yaml"); err == nil {
+		sc, err := config.Load("../../scenarios/steady-8c-64g.yaml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		return sc
+	}
+	return load(b, steadyYAML)
+}
+
+// BenchmarkSteady8c64g reports, for the steady load built from its pieces as runner.Run
+// does (no recorder), virtual seconds per wall second (vs/s, warm-up included), simulated
+// page accesses (server Stats Hits+Misses) per wall second and kernel events per wall second.
+// Pool build + warm fill is timed separately (build-s).
+func BenchmarkSteady8c64g(b *testing.B) {
+	sc := steadyScenario(b)
+	end := sim.Time(sc.Warmup + sc.Duration)
+	var wall, build, accesses, events float64
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		s := sim.New(sc.Seed)
+		srv, err := server.New(s, sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if srv.Policy, err = policies.New(sc.Policy.Name, srv, sc.Policy.Params); err != nil {
+			b.Fatal(err)
+		}
+		srv.Warm()
+		srv.StartBackground()
+		for _, w := range sc.Workload {
+			if w.Sysbench != nil {
+				if err := workload.StartSysbench(srv, w.Sysbench, sim.Time(w.Sysbench.Start)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		t1 := time.Now()
+		s.Run(end)
+		wall += time.Since(t1).Seconds()
+		build += t1.Sub(t0).Seconds()
+		accesses += float64(srv.Stats.Hits + srv.Stats.Misses)
+		events += float64(s.EventsFired())
+		s.Close()
+	}
+	b.ReportMetric(float64(b.N)*end.Seconds()/wall, "vs/s")
+	b.ReportMetric(accesses/wall, "accesses/s")
+	b.ReportMetric(events/wall, "events/s")
+	b.ReportMetric(build/float64(b.N), "build-s")
+}
+
+// BenchmarkSteady8c64gRunner is the same scenario through runner.Run (with the per-second
+// recorder): vs/s and kernel events/s (Result.Events).
+func BenchmarkSteady8c64gRunner(b *testing.B) {
+	sc := steadyScenario(b)
+	virt := time.Duration(sc.Warmup + sc.Duration).Seconds()
+	var wall, events float64
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		r, err := runner.Run(sc, runner.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		wall += time.Since(start).Seconds()
+		events += float64(r.Events)
+	}
+	b.ReportMetric(float64(b.N)*virt/wall, "vs/s")
+	b.ReportMetric(events/wall, "events/s")
+}
