@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -119,11 +120,13 @@ type oracleEv struct {
 }
 
 // TestQueueAgainstOracle drives the heap and a sorted slice with the same random schedule,
-// cancel, reschedule and pop operations and demands the same firing order.
+// cancel, reschedule and run operations, from outside Run and from inside firing events, and
+// checks every event fires at the oracle's time and in the oracle's order.
 func TestQueueAgainstOracle(t *testing.T) {
 	for seed := range uint64(20) {
-		queueVsOracle(t, seed, 3000)
+		queueVsOracle(t, seed, 3000, 8)
 	}
+	queueVsOracle(t, 99, 20_000, 50) // a deep heap: mostly schedules
 }
 
 func TestQueueRenumberingKeepsOrder(t *testing.T) {
@@ -131,19 +134,27 @@ func TestQueueRenumberingKeepsOrder(t *testing.T) {
 	seqLimit = 50
 	defer func() { seqLimit = old }()
 	for seed := range uint64(5) {
-		queueVsOracle(t, seed, 2000)
+		queueVsOracle(t, seed, 2000, 8)
 	}
 }
 
-func queueVsOracle(t *testing.T, seed uint64, steps int) {
+func TestQueueBranchyPathAgainstOracle(t *testing.T) {
+	old := branchlessMax
+	branchlessMax = 0
+	defer func() { branchlessMax = old }()
+	for seed := range uint64(5) {
+		queueVsOracle(t, seed, 3000, 8)
+	}
+}
+
+func queueVsOracle(t *testing.T, seed uint64, steps, runEvery int) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 99))
 	s := New(seed)
 	var oracle []oracleEv
-	ids := map[int]EventID{}
-	var live []int // tags, in creation order (not a map: deterministic picks)
-	var got, want []int
-	seq, tag := 0, 0
+	var ids []EventID // by tag
+	var live []int    // tags, in creation order (not a map: deterministic picks)
+	seq := 0
 	insert := func(e oracleEv) {
 		i, _ := slices.BinarySearchFunc(oracle, e, func(a, b oracleEv) int {
 			if a.at != b.at {
@@ -153,55 +164,94 @@ func queueVsOracle(t *testing.T, seed uint64, steps int) {
 		})
 		oracle = slices.Insert(oracle, i, e)
 	}
-	dropLive := func(tg int) {
+	drop := func(tg int) {
 		live = slices.DeleteFunc(live, func(x int) bool { return x == tg })
+		oracle = slices.DeleteFunc(oracle, func(e oracleEv) bool { return e.tag == tg })
 	}
-	for range steps {
-		switch op := r.IntN(10); {
-		case op < 5: // schedule, often at equal times
-			tg := tag
-			tag++
-			at := s.Now() + Time(r.IntN(20))
-			ids[tg] = s.At(at, func() { got = append(got, tg) })
+	horizon := Time(20) // many equal times
+	if runEvery >= 50 {
+		horizon = 1 << 20
+	}
+	var op func(inEvent bool)
+	fire := func(tg int) func() {
+		return func() {
+			if len(oracle) == 0 || oracle[0].tag != tg || oracle[0].at != s.Now() {
+				t.Fatalf("seed %d: fired %d at %v, oracle expects %v", seed, tg, s.Now(), oracle[:min(1, len(oracle))])
+			}
+			drop(tg)
+			for r.IntN(2) == 0 {
+				op(true)
+			}
+		}
+	}
+	op = func(inEvent bool) {
+		switch k := r.IntN(10); {
+		case k < 5 || len(live) == 0: // schedule, often at equal times
+			tg := len(ids)
+			at := s.Now() + Time(r.Int64N(int64(horizon)))
+			ids = append(ids, s.At(at, fire(tg)))
 			insert(oracleEv{at, seq, tg})
 			seq++
 			live = append(live, tg)
-		case op < 6 && len(live) > 0: // cancel
+		case k < 6: // cancel
 			tg := live[r.IntN(len(live))]
-			if !s.Cancel(ids[tg]) {
-				t.Fatalf("seed %d: cancel of live %d failed", seed, tg)
+			if !s.Cancel(ids[tg]) || s.Cancel(ids[tg]) {
+				t.Fatalf("seed %d: cancel of live %d", seed, tg)
 			}
-			oracle = slices.DeleteFunc(oracle, func(e oracleEv) bool { return e.tag == tg })
-			dropLive(tg)
-		case op < 7 && len(live) > 0: // reschedule, earlier or later
+			drop(tg)
+		case k < 7: // reschedule, earlier or later
 			tg := live[r.IntN(len(live))]
-			at := s.Now() + Time(r.IntN(20))
+			at := s.Now() + Time(r.Int64N(int64(horizon)))
 			if !s.Reschedule(ids[tg], at) {
 				t.Fatalf("seed %d: reschedule of live %d failed", seed, tg)
 			}
-			oracle = slices.DeleteFunc(oracle, func(e oracleEv) bool { return e.tag == tg })
+			if got, ok := s.EventTime(ids[tg]); !ok || got != at {
+				t.Fatalf("seed %d: EventTime %v %v", seed, got, ok)
+			}
+			drop(tg)
 			insert(oracleEv{at, seq, tg})
 			seq++
-		default: // fire everything up to a random horizon
-			until := s.Now() + Time(r.IntN(5))
-			s.Run(until)
-			for len(oracle) > 0 && oracle[0].at <= until {
-				want = append(want, oracle[0].tag)
-				dropLive(oracle[0].tag)
-				oracle = oracle[1:]
-			}
+			live = append(live, tg)
 		}
 		if s.Pending() != len(oracle) {
-			t.Fatalf("seed %d: pending %d, oracle %d", seed, s.Pending(), len(oracle))
+			t.Fatalf("seed %d: pending %d, oracle %d (in event %v, hole %v)", seed, s.Pending(), len(oracle), inEvent, s.hole)
+		}
+		if err := heapInvariant(s); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+	for i := range steps {
+		if i%runEvery == runEvery-1 {
+			s.Run(s.Now() + Time(r.IntN(5)))
+			if len(oracle) > 0 && oracle[0].at <= s.Now() {
+				t.Fatalf("seed %d: event at %v left pending at %v", seed, oracle[0].at, s.Now())
+			}
+		} else {
+			op(false)
 		}
 	}
 	s.Run(Forever)
-	for _, e := range oracle {
-		want = append(want, e.tag)
+	if len(oracle) != 0 || s.Pending() != 0 {
+		t.Fatalf("seed %d: %d events never fired", seed, len(oracle))
 	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("seed %d: firing order differs from oracle\n got %v\nwant %v", seed, got, want)
+}
+
+// heapInvariant checks heap order and that every live slot knows its entry's position.
+func heapInvariant(s *Sim) error {
+	h := s.heap
+	for j := heapPad; j < len(h); j++ {
+		sl := h[j].key & slotMask
+		if j == heapPad && s.hole {
+			continue // the dead root of the running event
+		}
+		if int(s.slots[sl].pos) != j {
+			return fmt.Errorf("entry %d: slot %d says pos %d", j, sl, s.slots[sl].pos)
+		}
+		if p := (j-heapPad-1)>>2 + heapPad; j > heapPad && less(h[j], h[p]) {
+			return fmt.Errorf("entry %d is less than its parent %d", j, p)
+		}
 	}
+	return nil
 }
 
 func TestQueueDoesNotAllocate(t *testing.T) {
