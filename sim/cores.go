@@ -63,6 +63,7 @@ func (c *Cores) RunQueue() int { return c.queue.len() }
 // Stats returns a snapshot; BusyNs includes the elapsed part of slices still running.
 func (c *Cores) Stats() CoreStats {
 	st := c.stats
+	st.RunQueueWait = c.stats.RunQueueWait.snapshot()
 	now := c.s.now
 	for i := range c.run {
 		if r := &c.run[i]; r.p != nil {

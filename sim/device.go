@@ -94,7 +94,14 @@ func NewDevice(s *Sim, name string, cfg DeviceConfig) *Device {
 func (d *Device) Name() string { return d.name }
 
 // Stats returns a snapshot (histograms are copied, so it does not change later).
-func (d *Device) Stats() DeviceStats { return d.stats }
+func (d *Device) Stats() DeviceStats {
+	st := d.stats
+	st.QueueWait = d.stats.QueueWait.snapshot()
+	for i := range st.Latency {
+		st.Latency[i] = d.stats.Latency[i].snapshot()
+	}
+	return st
+}
 
 // Do blocks p for one operation of bytes (queueing + latency + bandwidth).
 func (d *Device) Do(p *Proc, op Op, bytes int64) {

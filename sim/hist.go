@@ -159,9 +159,14 @@ func (h *Histogram) Reset() { *h = Histogram{} }
 
 // Clone returns an independent copy.
 func (h *Histogram) Clone() *Histogram {
+	c := h.snapshot()
+	return &c
+}
+
+func (h *Histogram) snapshot() Histogram {
 	c := *h
 	if h.hi != nil {
 		c.hi = append([]uint32(nil), h.hi...)
 	}
-	return &c
+	return c
 }

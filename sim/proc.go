@@ -126,6 +126,9 @@ func (p *Proc) Sleep(d Time) {
 
 // Park blocks p until some other code calls Wake(p). Building block for resources.
 func (p *Proc) Park() {
+	if p.s.closed { // deferred code of a body being unwound by Close must not block again
+		panic(stopSignal{})
+	}
 	if p.s.cur != p {
 		panic("sim: " + p.name + ".Park called from outside its own body")
 	}
@@ -138,6 +141,9 @@ func (p *Proc) Park() {
 // after>0 delays the resumption (e.g. a futex hand-off latency). A process has at most one
 // pending wake; a second Wake before it runs is a programmer error and panics.
 func (p *Proc) Wake(after Time) {
+	if p.s.closed {
+		return // Close is unwinding bodies; nothing will run again
+	}
 	if p.done {
 		panic("sim: Wake of finished proc " + p.name)
 	}

@@ -155,3 +155,19 @@ func TestProcResumeDoesNotAllocate(t *testing.T) {
 		t.Fatalf("%v allocations per 1000 sleeps", allocs)
 	}
 }
+
+// Close must survive bodies whose deferred code unlocks, wakes or sleeps.
+func TestCloseWithDeferredKernelCalls(t *testing.T) {
+	s := New(1)
+	m := NewMutex(s, "m", MutexOptions{Handoff: 5})
+	for i := range 4 {
+		s.Spawn(fmt.Sprint("p", i), "fg", func(p *Proc) {
+			m.Lock(p)
+			defer m.Unlock(p)
+			defer p.Sleep(1)
+			p.Sleep(Second)
+		})
+	}
+	s.Run(Millisecond)
+	s.Close()
+}
