@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Mutex is a FIFO mutex with optional spin-then-sleep and a hand-off latency.
 //
@@ -34,6 +37,17 @@ type MutexStats struct {
 	Wait         Histogram             // all acquisitions' wait, 0 for uncontended ones
 	HoldByKind   map[string]*Histogram // hold time by holder Proc.Kind()
 	WaitByKind   map[string]*Histogram
+}
+
+// Kinds lists the process kinds seen in WaitByKind, sorted, so reports need not range over
+// a map (whose order would leak into the output).
+func (st *MutexStats) Kinds() []string {
+	ks := make([]string, 0, len(st.WaitByKind))
+	for k := range st.WaitByKind {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
 }
 
 func NewMutex(s *Sim, name string, opt MutexOptions) *Mutex {

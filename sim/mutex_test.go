@@ -45,7 +45,7 @@ func TestMutexFIFOAndHandoff(t *testing.T) {
 	if h := st.HoldByKind["fg"]; h == nil || h.Count() != 5 || h.Min() != hold || h.Max() != hold {
 		t.Fatalf("hold %+v", h)
 	}
-	if st.WaitByKind["fg"].Count() != 5 {
+	if st.WaitByKind["fg"].Count() != 5 || !slices.Equal(st.Kinds(), []string{"fg"}) {
 		t.Fatal("wait by kind")
 	}
 }
