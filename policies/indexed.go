@@ -93,7 +93,7 @@ func (x *Indexed) DropPages(t *server.Thread, sp *server.Space, op server.Op) (s
 		}
 	}
 	// Fixed pages (I/O in flight) are retried after a short wait, as any pool operation must.
-	for left := true; left; {
+	for left, tries := true, 0; left && tries < 100; tries++ {
 		left = false
 		for _, in := range s.Inst {
 			for f := range in.BP.SpaceFrames(sp.ID) {

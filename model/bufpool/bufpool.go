@@ -105,6 +105,9 @@ type Instance struct {
 	// Free list: singly linked LIFO through lruNext (UT_LIST_ADD_FIRST / GET_FIRST).
 	freeHead FrameID
 	freeLen  int32
+	// taken counts frames popped by TakeFree and not yet placed in the LRU or returned: a
+	// block in state BUF_BLOCK_READY_FOR_USE, on neither list.
+	taken int32
 
 	// LRU.
 	lruHead, lruTail, lruOld FrameID
@@ -199,6 +202,9 @@ func (in *Instance) Len() int { return int(in.lruLen) }
 
 // FreeLen is the free-list length.
 func (in *Instance) FreeLen() int { return int(in.freeLen) }
+
+// Taken is the number of frames taken from the free list and not yet placed.
+func (in *Instance) Taken() int { return int(in.taken) }
 
 // LRULen is the LRU length.
 func (in *Instance) LRULen() int { return int(in.lruLen) }
@@ -301,6 +307,7 @@ func (in *Instance) TakeFree() FrameID {
 	}
 	in.freeHead = in.lruNext[f]
 	in.freeLen--
+	in.taken++
 	in.lruNext[f] = Nil
 	return f
 }
@@ -322,6 +329,9 @@ func (in *Instance) AddToLRU(f FrameID, p PageID, old bool) {
 	in.observer[f] = 0
 	in.version[f] = 0
 	in.oldestMod[f] = 0
+	if in.taken > 0 {
+		in.taken--
+	}
 	in.hashInsert(f)
 	in.lruAddLow(f, old)
 	in.spaceAdd(f)

@@ -75,8 +75,8 @@ func (in *Instance) Check() error {
 	if cnt != in.lruLen {
 		bad("LRU: walked %d, lruLen %d", cnt, in.lruLen)
 	}
-	if cnt+in.freeLen != n {
-		bad("frames: LRU %d + free %d != %d", cnt, in.freeLen, n)
+	if cnt+in.freeLen+in.taken != n {
+		bad("frames: LRU %d + free %d + taken %d != %d", cnt, in.freeLen, in.taken, n)
 	}
 	if in.lruLen >= OldMinLen {
 		if in.lruOld == Nil {

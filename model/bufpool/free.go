@@ -11,4 +11,7 @@ func (in *Instance) ReturnFree(f FrameID) {
 	in.lruNext[f] = in.freeHead
 	in.freeHead = f
 	in.freeLen++
+	if in.taken > 0 {
+		in.taken--
+	}
 }

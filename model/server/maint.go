@@ -75,10 +75,15 @@ func (t *Thread) RemoveAllPages(in *Instance, space uint32) (st ScanStats) {
 		if ahi != bufpool.Nil {
 			// Pages before it in walk order are freed on the way.
 			t.Charge(sim.Time(ahiPos+1) * s.Costs.ListNode)
+			// Positions first, then remove: removing shifts the positions of the rest.
+			var before []bufpool.FrameID
 			for _, f := range found {
 				if f != ahi && !bp.Blocked(f) && bp.LRUPosition(f) < ahiPos {
-					t.removePage(in, f, &st)
+					before = append(before, f)
 				}
+			}
+			for _, f := range before {
+				t.removePage(in, f, &st)
 			}
 			t.Unlock(in.LRU)
 			t.Charge(s.Costs.AHIDrop)
@@ -237,6 +242,7 @@ rescan:
 			t.Charge(s.Costs.PageFree)
 			st.PagesFreed++
 			w.pass(1)
+			pos = r // the node at rank r is gone: the next one now has rank r
 			f = nx
 			continue
 		}

@@ -98,6 +98,12 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 	for {
 		f := bp.Lookup(key)
 		if f != bufpool.Nil {
+			if bp.IOFix(f) != bufpool.IONone || (s.Policy.Stale(in, f) && bp.FixCount(f) > 0) {
+				// A read in flight (buf_wait_for_read), or a stale page someone still
+				// holds: wait, then look again.
+				t.Sleep(20 * sim.Microsecond)
+				continue
+			}
 			if s.Policy.Stale(in, f) {
 				// Lazy drop: a stale page met at lookup is freed and the lookup misses
 				// (buf_page_get_gen → buf_page_free_stale).
@@ -233,12 +239,16 @@ func (t *Thread) dirty(in *Instance, f bufpool.FrameID) {
 	if in.BP.IsDirty(f) {
 		return
 	}
+	_ = lsn
 	t.Lock(in.Flush)
 	if !in.BP.IsDirty(f) {
 		if t.Observer != 0 {
 			in.BP.SetObserver(f, t.Observer)
 		}
-		in.BP.MarkDirty(f, lsn)
+		// The insertion LSN is read under flush_list_mutex, so the list stays ordered by
+		// oldest_modification even when threads reach the mutex out of LSN order (8.0 keeps
+		// the order within log_buffer_flush_order_lag; the model keeps it exact).
+		in.BP.MarkDirty(f, s.Redo.LSN())
 	}
 	t.Unlock(in.Flush)
 }
