@@ -23,6 +23,7 @@ type client struct {
 	undoUse int
 	next    sim.Time // open loop: the next arrival
 	gap     float64  // open loop: mean inter-arrival ns (0 = closed loop)
+	deal    int      // tpcc: where in the transaction deck this client starts
 }
 
 // undoRecsPerPage: an update undo record of a sysbench row is ~100-200 bytes.
@@ -58,6 +59,28 @@ func (c *client) pace() sim.Time {
 	return c.next
 }
 
+// startClients spawns n client threads named prefix[i] that wait until `at`, then call
+// txn in a loop (txn paces itself with c.pace for open-loop rates).
+func startClients(srv *server.Server, prefix string, n int, rate float64, at sim.Time, txn func(c *client, k int)) {
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("%s[%d]", prefix, i)
+		c := &client{r: srv.Sim.Stream(name)}
+		if rate > 0 {
+			c.gap = float64(n) / rate * 1e9
+		}
+		srv.Spawn(name, "fg", func(t *server.Thread) {
+			c.t = t
+			if at > t.Now() {
+				t.Sleep(at - t.Now())
+			}
+			c.next = t.Now()
+			for k := 0; ; k++ {
+				txn(c, k)
+			}
+		})
+	}
+}
+
 // Sysbench runs one sysbench oltp_* script.
 type Sysbench struct {
 	cfg    *config.Sysbench
@@ -81,25 +104,11 @@ func StartSysbench(srv *server.Server, cfg *config.Sysbench, at sim.Time) error 
 	for _, t := range tabs {
 		sb.rowsK = append(sb.rowsK, t.Rows)
 	}
-	for i := 0; i < cfg.Threads; i++ {
-		name := fmt.Sprintf("sysbench[%d]", i)
-		c := &client{r: srv.Sim.Stream(name)}
-		if cfg.Rate > 0 {
-			c.gap = float64(cfg.Threads) / cfg.Rate * 1e9
-		}
-		srv.Spawn(name, "fg", func(t *server.Thread) {
-			c.t = t
-			if at > t.Now() {
-				t.Sleep(at - t.Now())
-			}
-			c.next = t.Now()
-			for {
-				start := c.pace()
-				sb.txn(c)
-				srv.RecordTxn(t.Now() - start)
-			}
-		})
-	}
+	startClients(srv, "sysbench", cfg.Threads, cfg.Rate, at, func(c *client, _ int) {
+		start := c.pace()
+		sb.txn(c)
+		srv.RecordTxn(c.t.Now() - start)
+	})
 	return nil
 }
 

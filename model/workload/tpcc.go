@@ -53,40 +53,30 @@ func StartTPCC(srv *server.Server, cfg *config.TPCC, at sim.Time) error {
 	w := tabs[tWarehouse].Rows
 	tp := &TPCC{srv: srv, w: w, t: tabs, tails: map[tailKey]*tail{}}
 	deck := []byte("NNNNNNNNNNPPPPPPPPPPODS") // 10:10:1:1:1
-	for i := 0; i < cfg.Threads; i++ {
-		name := fmt.Sprintf("tpcc[%d]", i)
-		c := &client{r: srv.Sim.Stream(name)}
-		if cfg.Rate > 0 {
-			c.gap = float64(cfg.Threads) / cfg.Rate * 1e9
+	startClients(srv, "tpcc", cfg.Threads, cfg.Rate, at, func(c *client, k int) {
+		if k == 0 {
+			c.deal = c.r.IntN(len(deck)) // each client starts at a random place in the deck
 		}
-		srv.Spawn(name, "fg", func(t *server.Thread) {
-			c.t = t
-			if at > t.Now() {
-				t.Sleep(at - t.Now())
-			}
-			c.next = t.Now()
-			for k := c.r.IntN(len(deck)); ; k++ {
-				start := c.pace()
-				t.LogFreeCheck()
-				switch deck[k%len(deck)] {
-				case 'N':
-					tp.newOrder(c)
-				case 'P':
-					tp.payment(c)
-				case 'O':
-					tp.orderStatus(c)
-				case 'D':
-					tp.delivery(c)
-				case 'S':
-					tp.stockLevel(c)
-				}
-				t.CommitWait()
-				srv.Stats.Commits++
-				srv.Stats.Others++
-				srv.RecordTxn(t.Now() - start)
-			}
-		})
-	}
+		t := c.t
+		start := c.pace()
+		t.LogFreeCheck()
+		switch deck[(k+c.deal)%len(deck)] {
+		case 'N':
+			tp.newOrder(c)
+		case 'P':
+			tp.payment(c)
+		case 'O':
+			tp.orderStatus(c)
+		case 'D':
+			tp.delivery(c)
+		case 'S':
+			tp.stockLevel(c)
+		}
+		t.CommitWait()
+		srv.Stats.Commits++
+		srv.Stats.Others++
+		srv.RecordTxn(t.Now() - start)
+	})
 	return nil
 }
 
