@@ -23,7 +23,8 @@ type Cores struct {
 
 type coreRun struct {
 	p          *Proc // nil while idle or handed to a waiter that has not resumed yet
-	start, end Time  // the current slice
+	start, end Time  // start of the current quantum; end of the current slice
+	busyFrom   Time  // when the current slice began (for BusyNs)
 	seq        uint64
 }
 
@@ -67,7 +68,7 @@ func (c *Cores) Stats() CoreStats {
 	now := c.s.now
 	for i := range c.run {
 		if r := &c.run[i]; r.p != nil {
-			st.BusyNs += now - r.start
+			st.BusyNs += now - r.busyFrom
 		}
 	}
 	return st
@@ -82,45 +83,71 @@ func (c *Cores) Utilization() float64 {
 }
 
 // Compute makes p use a CPU for d of CPU time: it waits in the run queue while all cores are
-// busy and is time-sliced (quantum) while others wait. p holds no core while parked elsewhere.
+// busy and is time-sliced (quantum) while others wait.
+//
+// A thread keeps its core after Compute returns until it blocks (Park, Sleep, I/O, a contended
+// mutex): a later Compute at the same instant continues on that core, in the same quantum,
+// without queueing. So a thread that takes an uncontended mutex between two computations holds
+// it only for the CPU work inside, as on a real machine, instead of also for a run-queue wait.
 func (c *Cores) Compute(p *Proc, d Time) {
 	if d <= 0 {
 		return
 	}
 	s := c.s
 	var core int32
-	if n := len(c.free); n > 0 {
-		core = c.free[n-1]
+	var qstart Time // start of the current quantum on this core
+	switch {
+	case p.held == c:
+		core, qstart = p.heldCore, p.heldSlice
+		p.held = nil
+		if c.quantum > 0 && c.queue.len() > 0 && s.now-qstart >= c.quantum {
+			// Its quantum ran out while others wait: round-robin takes the core now.
+			c.handoff(core)
+			core, qstart = c.wait(p), s.now
+		}
+	case len(c.free) > 0:
+		n := len(c.free)
+		core, qstart = c.free[n-1], s.now
 		c.free = c.free[:n-1]
 		c.stats.RunQueueWait.Record(0)
-	} else {
-		core = c.wait(p)
+	default:
+		core, qstart = c.wait(p), s.now
 	}
 	for rem := d; ; {
 		slice := rem
 		if c.quantum > 0 && c.queue.len() > 0 {
-			slice = min(rem, c.quantum)
+			k := max(1, (s.now-qstart+c.quantum-1)/c.quantum)
+			slice = min(rem, qstart+k*c.quantum-s.now)
 		}
 		r := &c.run[core]
-		r.p, r.start, r.end, r.seq = p, s.now, s.now+slice, c.dseq
+		r.p, r.start, r.busyFrom, r.end, r.seq = p, qstart, s.now, s.now+slice, c.dseq
 		c.dseq++
 		c.stats.Slices++
 		p.Sleep(slice) // preemptAt may move this wake earlier
 		r = &c.run[core]
-		ran := s.now - r.start
+		ran := s.now - r.busyFrom
 		r.p = nil
 		c.stats.BusyNs += ran
 		rem -= ran
 		if rem <= 0 {
-			c.release(core)
+			// Keep the core until p blocks (Proc.Park releases it).
+			p.held, p.heldCore, p.heldSlice = c, core, qstart
 			return
 		}
 		if c.queue.len() == 0 {
-			continue // preempted for a waiter that has since got a core elsewhere
+			qstart = s.now // preempted for a waiter that has since got a core elsewhere
+			continue
 		}
 		c.handoff(core)
-		core = c.wait(p)
+		core, qstart = c.wait(p), s.now
 	}
+}
+
+// releaseHeld gives back the core p kept after its last Compute (p is about to block).
+func (c *Cores) releaseHeld(p *Proc) {
+	core := p.heldCore
+	p.held = nil
+	c.release(core)
 }
 
 // wait queues p for a core and returns the core handed to it.

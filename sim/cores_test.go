@@ -176,3 +176,60 @@ func TestCoresAgainstTickingOracle(t *testing.T) {
 		}
 	}
 }
+
+// A thread keeps its core between two computations that nothing blocks between (an
+// uncontended mutex, say): the second one runs at once even though another thread is queued,
+// and the queued thread gets the core only when the first blocks. Without the held core the
+// first thread would queue behind the second between its two computations.
+func TestCoresThreadKeepsCoreUntilItBlocks(t *testing.T) {
+	s := New(1)
+	defer s.Close()
+	c := NewCores(s, 1, 10*Millisecond)
+	m := NewMutex(s, "m", MutexOptions{})
+	var aDone, bStart Time
+	s.Spawn("a", "fg", func(p *Proc) {
+		c.Compute(p, Millisecond)
+		m.Lock(p) // uncontended: does not block
+		c.Compute(p, Millisecond)
+		m.Unlock(p)
+		aDone = p.Now()
+		p.Sleep(Millisecond) // blocks: the core goes to b
+		c.Compute(p, Millisecond)
+	})
+	s.Spawn("b", "fg", func(p *Proc) {
+		c.Compute(p, Millisecond)
+		bStart = p.Now() - Millisecond
+	})
+	s.Run(Forever)
+	if aDone != 2*Millisecond {
+		t.Fatalf("a finished its two computations at %v, want 2ms (it kept the core)", aDone)
+	}
+	if bStart != 2*Millisecond {
+		t.Fatalf("b started at %v, want 2ms (when a blocked)", bStart)
+	}
+	if st := c.Stats(); st.BusyNs != 4*Millisecond {
+		t.Fatalf("busy %v, want 4ms", st.BusyNs)
+	}
+}
+
+// Keeping the core does not escape time slicing: computations chained without blocking share
+// one quantum, and a waiter gets the core when it ends.
+func TestCoresHeldCoreStillTimeSliced(t *testing.T) {
+	s := New(1)
+	defer s.Close()
+	c := NewCores(s, 1, 4*Millisecond)
+	var bStart Time = -1
+	s.Spawn("a", "fg", func(p *Proc) {
+		for range 10 {
+			c.Compute(p, Millisecond)
+		}
+	})
+	s.Spawn("b", "fg", func(p *Proc) {
+		c.Compute(p, Millisecond)
+		bStart = p.Now() - Millisecond
+	})
+	s.Run(Forever)
+	if bStart != 4*Millisecond {
+		t.Fatalf("b started at %v, want 4ms (end of a's quantum)", bStart)
+	}
+}

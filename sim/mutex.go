@@ -5,12 +5,21 @@ import (
 	"slices"
 )
 
-// Mutex is a FIFO mutex with optional spin-then-sleep and a hand-off latency.
+// Mutex is a mutex with optional spin-then-sleep and a wake-up latency, in one of two
+// disciplines:
+//
+//   - FIFO hand-off (the default): sleepers are served strictly in order and ownership passes
+//     directly to the oldest one at Unlock (no barging).
+//   - WakeAll, InnoDB's TTASEventMutex (include/ib0mutex.h): Unlock clears the lock word and,
+//     if anyone sleeps, os_event_set wakes every sleeper; each woken thread spins and tries
+//     again and sleeps again if it lost. A running thread may take the free mutex before the
+//     woken ones (barging), so the owner is always a thread that is running, never one still
+//     waiting for a CPU: under CPU saturation a hand-off discipline would make each contended
+//     critical section last a run-queue wait.
 //
 // InnoDB's mutexes spin (burning CPU) before they sleep, and a sleeper is woken by a futex
 // wake-up that takes microseconds; both are first-order effects when a DDL holds a buffer-pool
-// mutex for a long scan, so both are modelled. Sleepers are served strictly in FIFO order and
-// ownership passes directly to the oldest one at Unlock (no barging).
+// mutex for a long scan, so both are modelled.
 type Mutex struct {
 	s       *Sim
 	name    string
@@ -26,9 +35,13 @@ type Mutex struct {
 type MutexOptions struct {
 	Cores *Cores // where spinning burns CPU; nil = spinning uses no core (but still takes Spin)
 	Spin  Time   // a contended Lock spins this long (on a core) before sleeping
-	// Handoff is the delay between Unlock and the next waiter running (futex wake). The mutex
-	// is owned by the waiter during it, so it counts as the waiter's wait, not its hold.
+	// Handoff is the delay between Unlock and the next waiter running (futex wake). In FIFO
+	// mode the mutex is owned by the waiter during it, so it counts as the waiter's wait, not
+	// its hold; in WakeAll mode every sleeper resumes after it and retries.
 	Handoff Time
+	// WakeAll selects InnoDB's discipline: Unlock frees the mutex and wakes all sleepers,
+	// who race for it with running threads (see Mutex).
+	WakeAll bool
 }
 
 type MutexStats struct {
@@ -76,6 +89,10 @@ func (m *Mutex) Lock(p *Proc) {
 	}
 	m.stats.Contended++
 	start := m.s.now
+	if m.opt.WakeAll {
+		m.lockWakeAll(p, start)
+		return
+	}
 	if m.opt.Spin > 0 {
 		if m.opt.Cores != nil {
 			m.opt.Cores.Compute(p, m.opt.Spin)
@@ -93,9 +110,41 @@ func (m *Mutex) Lock(p *Proc) {
 	m.acquired(p, m.s.now-start)
 }
 
+// lockWakeAll is TTASEventMutex::spin_and_try_lock + wait: spin, try, sleep until the next
+// Unlock wakes everyone, and start over.
+func (m *Mutex) lockWakeAll(p *Proc, start Time) {
+	for {
+		if m.opt.Spin > 0 {
+			if m.opt.Cores != nil {
+				m.opt.Cores.Compute(p, m.opt.Spin)
+			} else {
+				p.Sleep(m.opt.Spin)
+			}
+		}
+		if m.holder == nil {
+			m.acquired(p, m.s.now-start)
+			return
+		}
+		m.waiters.push(p)
+		p.Park()
+		// Woken: the thread must be on a CPU to look at the lock word again.
+		if m.opt.Cores != nil {
+			m.opt.Cores.Compute(p, retryCPU)
+		}
+		if m.holder == nil {
+			m.acquired(p, m.s.now-start)
+			return
+		}
+	}
+}
+
+// retryCPU is what a woken sleeper spends on a core before it tries the lock word again
+// (returning from the futex wait, reading one cache line).
+const retryCPU = 500 * Nanosecond
+
 // TryLock acquires m if it is free and nobody is queued; it never blocks.
 func (m *Mutex) TryLock(p *Proc) bool {
-	if m.holder != nil || m.waiters.len() > 0 {
+	if m.holder != nil || (m.waiters.len() > 0 && !m.opt.WakeAll) {
 		return false
 	}
 	m.acquired(p, 0)
@@ -123,6 +172,13 @@ func (m *Mutex) Unlock(p *Proc) {
 	m.kindHist(&m.holdK, m.stats.HoldByKind, p).Record(m.s.now - m.since)
 	if m.waiters.len() == 0 {
 		m.holder = nil
+		return
+	}
+	if m.opt.WakeAll {
+		m.holder = nil
+		for m.waiters.len() > 0 {
+			m.waiters.pop().Wake(m.opt.Handoff)
+		}
 		return
 	}
 	w := m.waiters.pop()

@@ -169,3 +169,72 @@ func TestMutexUncontendedDoesNotAllocate(t *testing.T) {
 		t.Fatalf("%v allocs per lock/unlock", allocs)
 	}
 }
+
+// InnoDB's discipline: Unlock wakes every sleeper, and a thread that arrives while they are
+// waking takes the free mutex first (barging); the woken ones find it taken and sleep again.
+func TestMutexWakeAllBargingAndBroadcast(t *testing.T) {
+	const handoff = 100
+	s := New(1)
+	defer s.Close()
+	m := NewMutex(s, "m", MutexOptions{Handoff: handoff, WakeAll: true})
+	var order []string
+	body := func(arrive, hold Time) func(p *Proc) {
+		return func(p *Proc) {
+			p.Sleep(arrive)
+			m.Lock(p)
+			order = append(order, p.Name())
+			p.Sleep(hold)
+			m.Unlock(p)
+		}
+	}
+	s.Spawn("a", "fg", body(0, 1000))   // holds [0, 1000)
+	s.Spawn("b", "fg", body(10, 1000))  // sleeps from 10
+	s.Spawn("c", "fg", body(20, 1000))  // sleeps from 20
+	s.Spawn("d", "fg", body(1050, 500)) // arrives while b and c are waking (1000..1100)
+	s.Run(Forever)
+	// b and c are both woken at 1000 and resume at 1100; d took the mutex at 1050.
+	if !slices.Equal(order[:2], []string{"a", "d"}) {
+		t.Fatalf("order %v: d should barge in ahead of the woken sleepers", order)
+	}
+	st := m.Stats()
+	if st.Acquisitions != 4 {
+		t.Fatalf("acquisitions %d", st.Acquisitions)
+	}
+	// Broadcast: when d unlocks at 1550 both b and c wake again; one gets it at 1650.
+	if len(order) != 4 || s.Now() != 1650+1000+handoff+1000 {
+		t.Fatalf("order %v, end %v", order, s.Now())
+	}
+}
+
+// Under CPU saturation, a WakeAll mutex is held only for the CPU work inside it when its
+// users keep their core between taking it and working (Cores.Compute keeps the core until the
+// thread blocks): no critical section includes a wait in the run queue. With the FIFO hand-off
+// the mutex passes to a sleeper that must first queue for a core while owning it.
+func TestMutexWakeAllHoldExcludesRunQueue(t *testing.T) {
+	hold := func(wakeAll bool) Time {
+		s := New(1)
+		defer s.Close()
+		c := NewCores(s, 2, Millisecond)
+		m := NewMutex(s, "m", MutexOptions{Cores: c, Spin: Microsecond, Handoff: Microsecond, WakeAll: wakeAll})
+		for i := range 16 {
+			s.Spawn(fmt.Sprint("t", i), "fg", func(p *Proc) {
+				for range 200 {
+					c.Compute(p, 200*Microsecond) // work outside
+					c.Compute(p, 80)              // the lock-word CAS: on a core when taking it
+					m.Lock(p)
+					c.Compute(p, 5*Microsecond) // critical section
+					m.Unlock(p)
+					p.Sleep(50 * Microsecond) // I/O
+				}
+			})
+		}
+		s.Run(Forever)
+		return m.Stats().HoldByKind["fg"].Quantile(0.99)
+	}
+	if h := hold(true); h > 10*Microsecond {
+		t.Fatalf("WakeAll p99 hold %v, want about the 5us critical section", h)
+	}
+	if h := hold(false); h < 100*Microsecond {
+		t.Fatalf("FIFO hand-off p99 hold %v: expected run-queue waits inside the hold (the test lost its contrast)", h)
+	}
+}

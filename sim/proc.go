@@ -25,6 +25,14 @@ type Proc struct {
 	done      bool
 
 	core int32 // the core handed to this process while it waited in a run queue
+
+	// held is set while p keeps the core it computed on (Cores.Compute returned, p has not
+	// blocked since): a thread keeps its CPU until it blocks, so back-to-back computations
+	// with non-blocking steps between them (an uncontended mutex, a critical section) run on
+	// the same core without queueing again. Park releases it.
+	held      *Cores
+	heldCore  int32
+	heldSlice Time // start of the held core's current quantum
 }
 
 // ProcPanic is what Run panics with when a process body panics: the value, which process,
@@ -76,6 +84,9 @@ func (s *Sim) Spawn(name, kind string, body func(p *Proc)) *Proc {
 func (p *Proc) finish() {
 	p.done = true
 	s := p.s
+	if p.held != nil && !s.closed {
+		p.held.releaseHeld(p)
+	}
 	if !s.closed {
 		last := s.procs[len(s.procs)-1]
 		s.procs[p.idx] = last
@@ -131,6 +142,9 @@ func (p *Proc) Park() {
 	}
 	if p.s.cur != p {
 		panic("sim: " + p.name + ".Park called from outside its own body")
+	}
+	if p.held != nil {
+		p.held.releaseHeld(p)
 	}
 	if !p.yield(struct{}{}) {
 		panic(stopSignal{})
