@@ -29,7 +29,6 @@ func crossChecks(sc *Scenario) []verr {
 		add("mysql.innodb_max_dirty_pages_pct_lwm", fmt.Sprintf("expected at most innodb_max_dirty_pages_pct (%g)", m.MaxDirtyPagesPct), "mysql.innodb_max_dirty_pages_pct")
 	}
 
-	end := sc.Warmup + sc.Duration
 	if sc.Duration > 0 && sc.Report.Interval > sc.Duration {
 		add("report.interval", fmt.Sprintf("expected at most duration (%s)", sc.Duration), "duration")
 	}
@@ -85,8 +84,8 @@ func crossChecks(sc *Scenario) []verr {
 			add(p, fmt.Sprintf("expected exactly one of %v, found %d", WorkloadKinds, n))
 		}
 		startCheck := func(path string, start Duration) {
-			if sc.Duration > 0 && start >= end {
-				add(path, fmt.Sprintf("expected a start before the end of the run (warmup+duration = %s)", end), "warmup", "duration")
+			if sc.Duration > 0 && start >= sc.Duration {
+				add(path, fmt.Sprintf("expected a start before the end of the run: start is measured from the end of warmup and duration = %s", sc.Duration), "duration")
 			}
 		}
 		if s := w.Sysbench; s != nil {
@@ -107,8 +106,8 @@ func crossChecks(sc *Scenario) []verr {
 
 	for i, e := range sc.Schedule {
 		p := fmt.Sprintf("schedule[%d]", i)
-		if sc.Duration > 0 && e.At >= end {
-			add(p+".at", fmt.Sprintf("expected a time within the run: at is measured from the start of warmup and warmup+duration = %s", end), "warmup", "duration")
+		if sc.Duration > 0 && e.At >= sc.Duration {
+			add(p+".at", fmt.Sprintf("expected a time within the run: at is measured from the end of warmup (the report clock) and duration = %s", sc.Duration), "duration")
 		}
 		if e.DDL == "undo_truncate" {
 			if e.Table != "" {
@@ -135,6 +134,9 @@ func crossChecks(sc *Scenario) []verr {
 			}
 			if e.Engine == "myrocks" {
 				add(p+".engine", "myrocks is modelled for create_index only", p+".ddl")
+			}
+			if e.OneAtATime {
+				add(p+".one_at_a_time", "only create_index builds indexes one at a time", p+".ddl")
 			}
 		}
 		if e.Count > 0 && e.Every == 0 {

@@ -50,6 +50,13 @@ type Hardware struct {
 	Storage Storage  `yaml:"storage"`
 	Costs   Costs    `yaml:"costs"`
 	Quantum Duration `yaml:"quantum"` // scheduler time slice when threads outnumber cores
+	// ClientRTT is the network round trip between the benchmark client and the server plus
+	// the client's own work per statement: every statement of sysbench/tpcc waits for it.
+	ClientRTT Duration `yaml:"client_rtt"`
+	// LLC is the last-level CPU cache of the machine, all sockets (index-build sort: levels
+	// whose working set exceeds a sorting thread's share pay a DRAM miss per compare).
+	// 0 = the model's default (32 MiB).
+	LLC Size `yaml:"llc,omitempty"`
 }
 
 // Storage holds the devices the model uses.
@@ -66,6 +73,10 @@ type Device struct {
 	Write     Distribution `yaml:"write"`     // latency of one write
 	Sync      Distribution `yaml:"sync"`      // latency of an fsync (log device commit)
 	Bandwidth Size         `yaml:"bandwidth"` // bytes per second, 0 = unlimited
+	// Capacity is the free space of the device for sort files (innodb_tmpdir): read on the
+	// temp device, or on the data device when temp is omitted. A build whose sort files
+	// need more fails (ER_TEMP_FILE_WRITE_FAILURE). 0 = unlimited.
+	Capacity Size `yaml:"capacity,omitempty"`
 }
 
 // Distribution is a latency distribution:
@@ -108,6 +119,9 @@ type Costs struct {
 	LoadRow       Duration `yaml:"load_row"`       // one row appended by the bulk loader
 	Connect       Duration `yaml:"connect"`        // server-side CPU of connect + auth + disconnect
 	TempTableRow  Duration `yaml:"temp_table_row"` // one row into an internal temp table
+	// PageCacheCopy is the CPU to copy one 4 KiB page between the OS page cache and a user
+	// buffer (pread/pwrite of a buffered file: the index build's sort files).
+	PageCacheCopy Duration `yaml:"page_cache_copy,omitempty"`
 }
 
 // MySQL is the configuration subset the model reads, with MySQL's names and defaults.
@@ -135,6 +149,13 @@ type MySQL struct {
 	DDLBufferSize       Size     `yaml:"innodb_ddl_buffer_size"`
 	ParallelReadThreads int      `yaml:"innodb_parallel_read_threads"`
 	AlterTableProgress  *bool    `yaml:"alter_table_progress"` // performance_schema stage instrumentation (observer counting pass)
+	// DisableSortFileCache opens the index build's sort files with O_DIRECT
+	// (os_file_set_nocache): no OS page cache, every run byte goes to the temp device.
+	DisableSortFileCache bool `yaml:"innodb_disable_sort_file_cache,omitempty"`
+	// MyRocks index build (engine: myrocks). Defaults (64 MiB, 1 GiB) are filled in when a
+	// create_index uses engine myrocks.
+	RocksDBMergeBufSize         Size `yaml:"rocksdb_merge_buf_size,omitempty"`
+	RocksDBMergeCombineReadSize Size `yaml:"rocksdb_merge_combine_read_size,omitempty"`
 }
 
 // PolicySpec names a policy and carries its parameters (every key besides name).
@@ -208,6 +229,9 @@ type DDLEvent struct {
 	Columns []string `yaml:"columns"`
 	Indexes int      `yaml:"indexes"` // create_index: indexes built by the one statement (default 1)
 	Engine  string   `yaml:"engine"`  // innodb (default) | myrocks (create_index only)
+	// OneAtATime builds the `indexes` with consecutive one-index statements (each rescans
+	// the clustered index) instead of one statement building all of them from one scan.
+	OneAtATime bool `yaml:"one_at_a_time,omitempty"`
 }
 
 // Report configures output.

@@ -83,12 +83,17 @@ var rules = []rule{
 	{"mysql.innodb_ddl_threads", between(1, 64)},
 	{"mysql.innodb_ddl_buffer_size", between(64*KiB, 4*GiB-1)},
 	{"mysql.innodb_parallel_read_threads", between(1, 256)},
+	{"mysql.rocksdb_merge_buf_size", zeroOr(atLeast(100, "a size of at least 100 bytes (MyRocks' minimum; 0 = default)"))},
+	{"mysql.rocksdb_merge_combine_read_size", zeroOr(atLeast(100, "a size of at least 100 bytes (MyRocks' minimum; 0 = default)"))},
 
 	{"hardware.cores", atLeast(1, "at least 1 core")},
 	{"hardware.memory", positive},
 	{"hardware.quantum", atLeast(0, "a duration >= 0")},
+	{"hardware.client_rtt", atLeast(0, "a duration >= 0")},
 	{"hardware.storage.*.channels", atLeast(0, "an integer >= 0")},
 	{"hardware.storage.*.bandwidth", atLeast(0, "a size per second >= 0 (0 = unlimited)")},
+	{"hardware.storage.*.capacity", atLeast(0, "a size >= 0 (0 = unlimited)")},
+	{"hardware.llc", atLeast(0, "a size >= 0 (0 = the model's default)")},
 	{"hardware.costs.*", atLeast(0, "a duration >= 0")},
 
 	{"policy.name", policyName},
@@ -217,6 +222,16 @@ func atLeast[T ~int64 | ~int | ~float64](lo T, want string) check {
 			return "expected " + want
 		}
 		return ""
+	}
+}
+
+// zeroOr accepts 0 (not set: the model's default) or what c accepts.
+func zeroOr(c check) check {
+	return func(v reflect.Value) string {
+		if x, _ := number(v); x == 0 {
+			return ""
+		}
+		return c(v)
 	}
 }
 

@@ -23,7 +23,8 @@ type Instance struct {
 func newInstance(s *Server, id int, frames int) *Instance {
 	in := &Instance{ID: id, BP: bufpool.New(frames, s.Sc.MySQL.OldBlocksPct)}
 	in.BP.SetOldBlocksTime(uint32(int64(s.Sc.MySQL.OldBlocksTime) / 1e6))
-	opt := sim.MutexOptions{Cores: s.Cores, Spin: s.Costs.MutexSpin, Handoff: s.Costs.MutexHandoff}
+	// InnoDB's ib_mutex_t (TTASEventMutex): unlock wakes every sleeper, running threads barge.
+	opt := sim.MutexOptions{Cores: s.Cores, Spin: s.Costs.MutexSpin, Handoff: s.Costs.MutexHandoff, WakeAll: true}
 	if s.V57 {
 		in.LRU = sim.NewMutex(s.Sim, fmt.Sprintf("buf_pool_mutex[%d]", id), opt)
 		in.Free = in.LRU

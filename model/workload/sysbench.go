@@ -26,6 +26,15 @@ type client struct {
 	deal    int      // tpcc: where in the transaction deck this client starts
 }
 
+// statement is one client statement: the client's round trip (network and client work,
+// hardware.client_rtt; the connection's thread sleeps meanwhile) and then cpu of server work.
+func (c *client) statement(cpu sim.Time) {
+	if rtt := sim.Time(c.t.S.Sc.HardwareProfile.ClientRTT); rtt > 0 {
+		c.t.Sleep(rtt)
+	}
+	c.t.Charge(cpu)
+}
+
 // undoRecsPerPage: an update undo record of a sysbench row is ~100-200 bytes.
 const undoRecsPerPage = 100
 
@@ -156,7 +165,7 @@ func (sb *Sysbench) txn(c *client) {
 		s.Stats.Commits++
 		return
 	}
-	t.Charge(co.Statement) // BEGIN
+	c.statement(co.Statement) // BEGIN
 	s.Stats.Others++
 	if sb.cfg.Mix != "oltp_write_only" {
 		for i := 0; i < 10; i++ {
@@ -187,7 +196,7 @@ func (sb *Sysbench) txn(c *client) {
 		s.Stats.Writes += 4
 		s.Stats.IUD += 4
 	}
-	t.Charge(co.Statement) // COMMIT
+	c.statement(co.Statement) // COMMIT
 	s.Stats.Others++
 	t.CommitWait()
 	s.Stats.Commits++
@@ -195,14 +204,14 @@ func (sb *Sysbench) txn(c *client) {
 
 func (sb *Sysbench) pointSelect(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
-	c.t.Charge(co.Statement + co.Row)
+	c.statement(co.Statement + co.Row)
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
 	c.t.ReadPath(c.path)
 }
 
 func (sb *Sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra sim.Time) {
 	co := &sb.srv.Costs
-	c.t.Charge(co.Statement + sim.Time(n)*co.Row + extra)
+	c.statement(co.Statement + sim.Time(n)*co.Row + extra)
 	ix := tab.Primary
 	first, last := ix.LeafOf(id), ix.LeafOf(id+n-1)
 	c.path = ix.Path(c.path[:0], first)
@@ -214,7 +223,7 @@ func (sb *Sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra
 
 func (sb *Sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
-	c.t.Charge(co.Statement + 2*co.Row)
+	c.statement(co.Statement + 2*co.Row)
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
 	c.t.WritePath(c.path)
 	for _, sec := range tab.Secondary {
@@ -229,7 +238,7 @@ func (sb *Sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 
 func (sb *Sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
-	c.t.Charge(co.Statement + co.Row)
+	c.statement(co.Statement + co.Row)
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
 	c.t.WritePath(c.path)
 	c.writeUndo()
@@ -237,7 +246,7 @@ func (sb *Sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
 
 func (sb *Sysbench) delete(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
-	c.t.Charge(co.Statement + co.Row)
+	c.statement(co.Statement + co.Row)
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
 	c.t.WritePath(c.path)
 	for _, sec := range tab.Secondary {
@@ -257,7 +266,7 @@ func (sb *Sysbench) insertAt(c *client, tab *schema.Table, id int64) {
 // new page every LeafRecs rows (a page split at the right edge).
 func (sb *Sysbench) insert(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
-	c.t.Charge(co.Statement + co.Row)
+	c.statement(co.Statement + co.Row)
 	ix := tab.Primary
 	if id >= ix.Rows && (id-ix.Rows)%int64(ix.LeafRecs) == 0 {
 		sp := sb.srv.Spaces.Get(tab.Space)

@@ -72,6 +72,7 @@ func StartTPCC(srv *server.Server, cfg *config.TPCC, at sim.Time) error {
 		case 'S':
 			tp.stockLevel(c)
 		}
+		c.statement(0) // COMMIT: its round trip; the commit work is CommitWait's
 		t.CommitWait()
 		srv.Stats.Commits++
 		srv.Stats.Others++
@@ -87,7 +88,7 @@ func nurand(c *client, a, x, y int64) int64 {
 
 func (tp *TPCC) stmt(c *client, rows int64) {
 	co := &tp.srv.Costs
-	c.t.Charge(co.Statement + sim.Time(rows)*co.Row)
+	c.statement(co.Statement + sim.Time(rows)*co.Row)
 }
 
 func (tp *TPCC) read(c *client, table int, row int64) {
