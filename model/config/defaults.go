@@ -120,6 +120,7 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 		}
 	}
 
+	myrocks := false
 	for i := range sc.Schedule {
 		e := &sc.Schedule[i]
 		p := fmt.Sprintf("schedule[%d]", i)
@@ -127,6 +128,14 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 			def(p+".indexes", e.Indexes == 0, func() { e.Indexes = 1 })
 		}
 		def(p+".engine", e.Engine == "", func() { e.Engine = "innodb" })
+		myrocks = myrocks || e.Engine == "myrocks"
+	}
+	// MyRocks' compiled-in defaults (ha_rocksdb.cc RDB_DEFAULT_MERGE_BUF_SIZE,
+	// RDB_DEFAULT_MERGE_COMBINE_READ_SIZE), filled in only when a MyRocks build is scheduled
+	// so InnoDB-only configurations do not carry them.
+	if myrocks {
+		def("mysql.rocksdb_merge_buf_size", m.RocksDBMergeBufSize == 0, func() { m.RocksDBMergeBufSize = 64 * MiB })
+		def("mysql.rocksdb_merge_combine_read_size", m.RocksDBMergeCombineReadSize == 0, func() { m.RocksDBMergeCombineReadSize = GiB })
 	}
 }
 

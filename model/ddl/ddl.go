@@ -202,7 +202,26 @@ func (p *pool) env(srv *server.Server) indexbuild.Env {
 	hw := &srv.Sc.HardwareProfile
 	return indexbuild.Env{Sim: srv.Sim, Cores: srv.Cores, Data: srv.Data, Temp: srv.Temp,
 		DataOpLatency: sim.Time(hw.Storage.Data.Read.P50), TempOpLatency: sim.Time(hw.Storage.Temp.Read.P50),
-		Costs: hw.Costs, PageSize: srv.PageSize, Pool: p}
+		Costs: hw.Costs, PageSize: srv.PageSize, Pool: p,
+		CacheBytes: int64(hw.LLC), PageCacheBytes: sortFileCache(srv)}
+}
+
+// sortFileCache is the OS page cache the index build's sort files go through (none with
+// innodb_disable_sort_file_cache).
+func sortFileCache(srv *server.Server) int64 {
+	if srv.Sc.MySQL.DisableSortFileCache {
+		return 0
+	}
+	return indexbuild.PageCacheFor(int64(srv.Sc.HardwareProfile.Memory), int64(srv.Sc.MySQL.BufferPoolSize))
+}
+
+// tmpdirSpace is the free space for sort files: the temp device's, or the data device's
+// when the profile has no temp device (0 = unlimited).
+func tmpdirSpace(hw *config.Hardware) int64 {
+	if hw.Storage.Temp.IsSet() {
+		return int64(hw.Storage.Temp.Capacity)
+	}
+	return int64(hw.Storage.Data.Capacity)
 }
 
 func buildSpec(srv *server.Server, src *schema.Table, idx []indexbuild.Index) indexbuild.Spec {
@@ -210,7 +229,9 @@ func buildSpec(srv *server.Server, src *schema.Table, idx []indexbuild.Index) in
 	return indexbuild.Spec{Version: my.Version, Rows: src.Rows, RowBytes: int64(src.RowBytes),
 		PKLeafPages: src.Primary.LeafPages(), Indexes: idx, Threads: my.DDLThreads,
 		BufferSize: int64(my.DDLBufferSize), ParallelReadThreads: my.ParallelReadThreads,
-		SortBufferSize: int64(my.SortBufferSize)}
+		SortBufferSize: int64(my.SortBufferSize), TempSpaceLimit: tmpdirSpace(&srv.Sc.HardwareProfile),
+		MyRocks: indexbuild.MyRocksOpts{MergeBufSize: int64(my.RocksDBMergeBufSize),
+			MergeCombineReadSize: int64(my.RocksDBMergeCombineReadSize)}}
 }
 
 func addBuildPhases(r *Result, b indexbuild.Result) {
@@ -238,7 +259,9 @@ func createIndex(t *server.Thread, ev config.DDLEvent, tab *schema.Table, sp *se
 	p := &pool{srv: srv, src: tab, dst: dst, next: make([]int64, n), obs: obs, threads: map[*sim.Proc]*server.Thread{}}
 	t.Pay()
 	writes0 := srv.SpaceWrites(tab.Space)
-	b := indexbuild.Build(t.P, p.env(srv), buildSpec(srv, tab, idx))
+	spec := buildSpec(srv, tab, idx)
+	spec.Engine, spec.OneAtATime = ev.Engine, ev.OneAtATime
+	b := indexbuild.Build(t.P, p.env(srv), spec)
 	addBuildPhases(r, b)
 	if b.Failed {
 		r.Failed, r.Reason = true, b.Reason

@@ -23,6 +23,8 @@ func Build(p *sim.Proc, env Env, spec Spec) Result {
 	}
 	res.IndexPasses = make([]int64, len(s.Indexes))
 	b := &build{env: &env, s: &s, res: &res, p: p}
+	b.pc = newPageCache(b, env.PageCacheBytes)
+	defer b.pc.dropAll()
 	all := make([]int, len(s.Indexes))
 	for i := range all {
 		all[i] = i
@@ -49,6 +51,7 @@ type build struct {
 	res    *Result
 	p      *sim.Proc
 	prefix string // phase-name prefix of the current statement
+	pc     *pageCache
 
 	temp, mem int64 // in use now
 	open      int   // sort files open now
@@ -140,13 +143,6 @@ func (b *build) io(p *sim.Proc, dev *sim.Device, lat sim.Time, op sim.Op, bytes,
 			p.Sleep(sim.Time(ops-1) * lat)
 		}
 	}
-}
-
-func (b *build) tempIO(p *sim.Proc, op sim.Op, bytes, opSize int64) {
-	if op == sim.Read {
-		b.res.TempBytesRead += bytes
-	}
-	b.io(p, b.env.Temp, b.env.TempOpLatency, op, bytes, opSize)
 }
 
 // phase appends a phase record and returns its position, so the caller can close it.

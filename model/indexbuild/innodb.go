@@ -90,6 +90,7 @@ func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, 
 	bytesPerRow := max(1, leaves*env.PageSize/max(1, rows))
 	n := b.chunks(rows, bytesPerRow, maxChunksPerScan)
 	var done, leafDone int64
+	segs := make([]seg, 0, len(idx))
 	for c := int64(0); c < n && !b.failed(); c++ {
 		rowsC := part(rows, c, n)
 		leafEnd := leaves * (done + rowsC) / max(1, rows)
@@ -106,6 +107,7 @@ func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, 
 		}
 		ns := float64(rowsC) * float64(env.Costs.Row)
 		var write int64
+		segs = segs[:0]
 		last := c == n-1
 		for k, i := range idx {
 			ix := s.Indexes[i]
@@ -126,16 +128,22 @@ func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, 
 				return
 			}
 			f := &out[k].files[t]
+			if runs > 0 && f.obj == nil {
+				f.obj = b.newFile()
+			}
 			f.runs += runs
 			f.bytes += bytes
 			b.res.Runs += runs
 			write += bytes
+			if bytes > 0 {
+				segs = append(segs, seg{f: f.obj, n: bytes})
+			}
 		}
-		b.cpu(p, ns)
+		b.cpu(p, ns+b.copyNs(write))
 		if !b.allocTemp(write) {
 			return
 		}
-		b.tempIO(p, sim.Write, write, ioBuf)
+		b.fileWrite(p, segs, ioBuf)
 		done += rowsC
 		leafDone = leafEnd
 	}
@@ -278,17 +286,22 @@ func (b *build) mergeFile(p *sim.Proc, i int, f *fileStats, S int) {
 	grown := int64(0)
 	n := b.chunks(f.bytes, 1, maxChunksPerPass)
 	for pass := int64(0); pass < passes; pass++ {
+		in, out := f.obj, b.newFile()
+		var off int64
 		for c := int64(0); c < n; c++ {
 			if b.failed() {
+				b.fileDrop(out)
 				b.freeTemp(grown)
 				return
 			}
 			bytes := part(f.bytes, c, n)
 			rows := part(f.rows, c, n)
-			b.tempIO(p, sim.Read, bytes, ioSize)
-			b.cpu(p, float64(rows)*float64(b.env.Costs.MergeRow))
+			b.fileRead(p, []seg{{f: in, off: off, n: bytes}}, ioSize)
+			off += bytes
+			b.cpu(p, float64(rows)*float64(b.env.Costs.MergeRow)+b.copyNs(2*bytes))
 			if pass == 0 {
 				if !b.allocTemp(bytes) {
+					b.fileDrop(out)
 					b.freeTemp(grown)
 					return
 				}
@@ -296,8 +309,11 @@ func (b *build) mergeFile(p *sim.Proc, i int, f *fileStats, S int) {
 			} else {
 				b.res.TempBytesWritten += bytes
 			}
-			b.tempIO(p, sim.Write, bytes, ioSize)
+			b.fileWrite(p, []seg{{f: out, n: bytes}}, ioSize)
 		}
+		// The input is overwritten by the next pass (or, after the last, deleted).
+		b.fileDrop(in)
+		f.obj = out
 	}
 	// The spare file (the last pass's input) is closed and deleted.
 	b.freeTemp(grown)
@@ -317,7 +333,16 @@ func (b *build) loadIndex(p *sim.Proc, i int, files []fileStats, ioSize int64) {
 			k++
 		}
 	}
+	var objs []*tfile
+	for _, f := range files {
+		if f.runs > 0 {
+			objs = append(objs, f.obj)
+		}
+	}
 	defer func() {
+		for _, o := range objs {
+			b.fileDrop(o)
+		}
 		b.freeTemp(bytes)
 		b.closeFile(k)
 		b.res.Phases[ph].End = p.Now()
@@ -328,22 +353,33 @@ func (b *build) loadIndex(p *sim.Proc, i int, files []fileStats, ioSize int64) {
 	defer b.freeMem(int64(max(k, 1)) * ioSize)
 	c := &b.env.Costs
 	perRow := float64(c.LoadRow) + float64(ceilLog2(int64(k)))*float64(c.SortRow)
-	b.loadStream(p, i, rows, bytes, ioSize, perRow)
+	b.loadStream(p, i, rows, objs, ioSize, perRow)
 }
 
-// loadStream reads bytes of sorted entries from temp files and bulk-loads rows of index i.
-func (b *build) loadStream(p *sim.Proc, i int, rows, bytes, ioSize int64, perRow float64) {
+// loadStream reads the sorted files (all of them in step, as a k-way merge does) and
+// bulk-loads rows of index i.
+func (b *build) loadStream(p *sim.Proc, i int, rows int64, files []*tfile, ioSize int64, perRow float64) {
 	ix := b.s.Indexes[i]
 	pages := indexPages(rows, ix, b.env.PageSize)
 	wb := &writeBack{b: b, p: p}
+	var bytes int64
+	for _, f := range files {
+		bytes += f.size
+	}
 	n := b.chunks(max(bytes, rows*ix.KeyBytes), 1, maxChunksPerPass)
 	if n == 0 {
 		b.newPages(p, wb, i, pages) // empty table: the root page
 		return
 	}
+	segs := make([]seg, len(files))
 	for c := int64(0); c < n && !b.failed(); c++ {
-		b.tempIO(p, sim.Read, part(bytes, c, n), ioSize)
-		b.cpu(p, float64(part(rows, c, n))*perRow)
+		var read int64
+		for j, f := range files {
+			segs[j] = seg{f: f, off: f.size * c / n, n: part(f.size, c, n)}
+			read += segs[j].n
+		}
+		b.fileRead(p, segs, ioSize)
+		b.cpu(p, float64(part(rows, c, n))*perRow+b.copyNs(read))
 		b.newPages(p, wb, i, part(pages, c, n))
 	}
 	wb.drain()
@@ -378,9 +414,13 @@ func (b *build) legacy(idx []int) {
 	// Scan: single-threaded, one block written per run.
 	ph := b.phase("scan", -1, p.Now())
 	files := make([]fileStats, len(idx))
+	for k := range files {
+		files[k].obj = b.newFile()
+	}
 	bytesPerRow := max(1, s.PKLeafPages*env.PageSize/max(1, s.Rows))
 	n := b.chunks(s.Rows, bytesPerRow, maxChunksPerScan)
 	var done, leafDone int64
+	segs := make([]seg, 0, len(idx))
 	for c := int64(0); c < n && !b.failed(); c++ {
 		rowsC := part(s.Rows, c, n)
 		leafEnd := s.PKLeafPages * (done + rowsC) / max(1, s.Rows)
@@ -396,6 +436,7 @@ func (b *build) legacy(idx []int) {
 		}
 		ns := float64(rowsC) * float64(env.Costs.Row)
 		var write int64
+		segs = segs[:0]
 		for k, i := range idx {
 			ix := s.Indexes[i]
 			E := perRun[k]
@@ -411,12 +452,15 @@ func (b *build) legacy(idx []int) {
 			files[k].bytes += runs * block
 			b.res.Runs += runs
 			write += runs * block
+			if runs > 0 {
+				segs = append(segs, seg{f: files[k].obj, n: runs * block})
+			}
 		}
-		b.cpu(p, ns)
+		b.cpu(p, ns+b.copyNs(write))
 		if !b.allocTemp(write) {
 			break
 		}
-		b.tempIO(p, sim.Write, write, block)
+		b.fileWrite(p, segs, block)
 		done += rowsC
 		leafDone = leafEnd
 	}
@@ -426,6 +470,7 @@ func (b *build) legacy(idx []int) {
 	for k, i := range idx {
 		if b.failed() {
 			for _, f := range files[k:] {
+				b.fileDrop(f.obj)
 				b.freeTemp(f.bytes)
 			}
 			return
@@ -438,6 +483,7 @@ func (b *build) legacy(idx []int) {
 		b.res.MergePasses = max(b.res.MergePasses, passes)
 		if passes > 0 && f.bytes > spare {
 			if !b.allocTemp(f.bytes - spare) {
+				b.fileDrop(f.obj)
 				b.freeTemp(f.bytes)
 				continue
 			}
@@ -446,18 +492,24 @@ func (b *build) legacy(idx []int) {
 		}
 		m := b.chunks(f.bytes, 1, maxChunksPerPass)
 		for pass := int64(0); pass < passes && !b.failed(); pass++ {
+			in, out := f.obj, b.newFile()
+			var off int64
 			for c := int64(0); c < m; c++ {
 				bytes := part(f.bytes, c, m)
-				b.tempIO(p, sim.Read, bytes, block)
-				b.cpu(p, float64(part(f.rows, c, m))*float64(env.Costs.MergeRow))
+				b.fileRead(p, []seg{{f: in, off: off, n: bytes}}, block)
+				off += bytes
+				b.cpu(p, float64(part(f.rows, c, m))*float64(env.Costs.MergeRow)+b.copyNs(2*bytes))
 				b.res.TempBytesWritten += bytes
-				b.tempIO(p, sim.Write, bytes, block)
+				b.fileWrite(p, []seg{{f: out, n: bytes}}, block)
 			}
+			b.fileDrop(in) // the two files swap: the input is overwritten by the next pass
+			f.obj = out
 		}
 		b.res.Phases[mph].End = p.Now()
 		lph := b.phase("load", i, p.Now())
-		b.loadStream(p, i, f.rows, f.bytes, block, float64(env.Costs.LoadRow))
+		b.loadStream(p, i, f.rows, []*tfile{f.obj}, block, float64(env.Costs.LoadRow))
 		b.res.Phases[lph].End = p.Now()
+		b.fileDrop(f.obj)
 		b.freeTemp(f.bytes)
 	}
 }

@@ -45,6 +45,12 @@ func (b *build) myrocks(idx []int) {
 
 	ph := b.phase("scan", -1, p.Now())
 	chunks := make([]int64, len(idx))
+	files := make([]*tfile, len(idx))
+	for k := range files {
+		files[k] = b.newFile()
+	}
+	segs := make([]seg, 0, len(idx))
+	synced := make([]*tfile, 0, len(idx))
 	bytesPerRow := max(1, s.PKLeafPages*env.PageSize/max(1, s.Rows))
 	n := b.chunks(s.Rows, bytesPerRow, maxChunksPerScan)
 	var done, leafDone int64
@@ -62,7 +68,8 @@ func (b *build) myrocks(idx []int) {
 			}
 		}
 		ns := float64(rowsC) * float64(env.Costs.Row)
-		var write, syncs int64
+		var write int64
+		segs, synced = segs[:0], synced[:0]
 		for k, i := range idx {
 			E := perChunk[k]
 			mem := s.Indexes[i].KeyBytes + rdbRecOverhead + rdbTreeNodeBytes
@@ -82,15 +89,20 @@ func (b *build) myrocks(idx []int) {
 			chunks[k] += written
 			b.res.Runs += written
 			write += written * M // the whole buffer is written, however full
-			syncs += written
+			if written > 0 {
+				segs = append(segs, seg{f: files[k], n: written * M})
+				for j := int64(0); j < written; j++ {
+					synced = append(synced, files[k])
+				}
+			}
 		}
-		b.cpu(p, ns)
+		b.cpu(p, ns+b.copyNs(write))
 		if !b.allocTemp(write) {
 			break
 		}
-		b.tempIO(p, sim.Write, write, M)
-		for ; syncs > 0; syncs-- {
-			b.io(p, env.Temp, 0, sim.Sync, 0, 0)
+		b.fileWrite(p, segs, M)
+		for _, f := range synced { // merge_buf_write: fsync after every chunk
+			b.fileSync(p, f)
 		}
 		done += rowsC
 		leafDone = leafEnd
@@ -101,7 +113,8 @@ func (b *build) myrocks(idx []int) {
 	c := &env.Costs
 	for k, i := range idx {
 		if b.failed() {
-			for _, K := range chunks[k:] {
+			for j, K := range chunks[k:] {
+				b.fileDrop(files[k+j])
 				b.freeTemp(K * M)
 			}
 			return
@@ -112,6 +125,7 @@ func (b *build) myrocks(idx []int) {
 		read := min(M, s.MyRocks.MergeCombineReadSize/max(1, K))
 		mem := max(1, K) * read
 		if !b.allocMem(mem, "merge heap chunk buffers") {
+			b.fileDrop(files[k])
 			b.freeTemp(K * M)
 			continue
 		}
@@ -121,11 +135,13 @@ func (b *build) myrocks(idx []int) {
 		sst := s.Rows * (ix.KeyBytes + 8) // SST data blocks, uncompressed, ~8 bytes of block overhead per key
 		m := b.chunks(max(K*M, sst), 1, maxChunksPerPass)
 		for j := int64(0); j < m && !b.failed(); j++ {
-			b.tempIO(p, sim.Read, part(K*M, j, m), read)
-			b.cpu(p, float64(part(s.Rows, j, m))*perRow)
+			r := part(K*M, j, m)
+			b.fileRead(p, []seg{{f: files[k], off: K * M * j / m, n: r}}, read)
+			b.cpu(p, float64(part(s.Rows, j, m))*perRow+b.copyNs(r))
 			b.io(p, env.Data, 0, sim.Write, part(sst, j, m), 0)
 		}
 		b.freeMem(mem)
+		b.fileDrop(files[k])
 		b.freeTemp(K * M)
 		b.res.Phases[lph].End = p.Now()
 	}

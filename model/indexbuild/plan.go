@@ -66,6 +66,7 @@ func runBytes(n int64, ix Index) int64 {
 // fileStats describes one sort file: the runs a scan thread wrote for one index.
 type fileStats struct {
 	rows, runs, bytes int64
+	obj               *tfile // the file's current content (page-cache bookkeeping)
 }
 
 // scanFile is the file one scan thread writes for one index from rows rows with runs of

@@ -43,6 +43,12 @@ type Env struct {
 	// and new pages beyond DirtyLimitPages are written back to Data while the load runs.
 	Pool            Pool
 	DirtyLimitPages int64
+	// PageCacheBytes is the OS page cache the sort files can use (PageCacheFor: memory not
+	// taken by the buffer pool and the server). The sort files are buffered files, so runs
+	// that fit are read back at memory speed and written back to Temp in the background
+	// (pcache.go). 0 = no cache: every sort-file byte goes to and comes from Temp
+	// (innodb_disable_sort_file_cache = ON, O_DIRECT).
+	PageCacheBytes int64
 }
 
 // Index is one secondary index being built.
@@ -116,13 +122,19 @@ type Result struct {
 	// PagesWrittenBack counts new pages written to Data during the load (aggregate mode);
 	// the rest are left dirty for the observer flush.
 	PagesWrittenBack int64
-	TempBytesWritten int64
-	TempBytesRead    int64
-	TempPeakBytes    int64 // most temp space in use at once
-	PeakMemory       int64 // most buffer memory in use at once
-	PeakOpenFiles    int
-	Failed           bool
-	Reason           string
+	TempBytesWritten int64 // bytes written to sort files
+	TempBytesRead    int64 // bytes read from sort files
+	// TempDeviceBytesWritten and TempDeviceBytesRead are what reached the temp device: all
+	// of it without a page cache; with one, write-back of data not deleted first and the
+	// reads that missed. PageCacheHitBytes were read from the page cache.
+	TempDeviceBytesWritten int64
+	TempDeviceBytesRead    int64
+	PageCacheHitBytes      int64
+	TempPeakBytes          int64 // most temp space in use at once
+	PeakMemory             int64 // most buffer memory in use at once
+	PeakOpenFiles          int
+	Failed                 bool
+	Reason                 string
 }
 
 // Duration is End - Start.
