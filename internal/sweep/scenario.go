@@ -96,14 +96,15 @@ func (b *Base) Seeds(first *uint64, n int) []uint64 {
 	return out
 }
 
-// PlanSpec loads a spec's base scenario and fixes its plan; every point is checked.
+// PlanSpec loads a spec's base scenario and fixes its plan; every point is checked, and every
+// problem reported where it is written (CheckPoints).
 func PlanSpec(sp *Spec, sets []string) (*Plan, *Base, error) {
-	base, err := LoadBase(sp.Base, sets)
+	base, err := loadSpecBase(sp, sets)
 	if err != nil {
 		return nil, nil, err
 	}
 	plan := NewPlan("sweep", sp.Base, base.Hash, sp.Enumerate(), base.Seeds(sp.Seed, sp.Seeds), string(sp.Text))
-	if err := base.Check(plan); err != nil {
+	if err := base.CheckPoints(sp, plan); err != nil {
 		return nil, nil, err
 	}
 	return plan, base, nil

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ddlsim/ddlsim/model/config"
 )
 
 // Param is one assignment of a point: a scenario field path and the value (YAML text) given
@@ -47,6 +48,23 @@ type Spec struct {
 	Seed   *uint64
 	Blocks []Block
 	Text   []byte // the spec file as read (recorded in the manifest and the report)
+
+	baseLine, axesLine int               // lines of the base: and axes: keys (0 when absent)
+	valuePos           map[Param][2]int  // where each axis value is written: line, column
+	pathPos            map[string][2]int // where each axis path is first written
+}
+
+// ValuePos is where the spec writes value for path (line and column, 1-based), so a problem
+// with one point's value can be reported at that place; 0, 0 when unknown.
+func (sp *Spec) ValuePos(path, value string) (line, col int) {
+	p := sp.valuePos[Param{Path: path, Value: value}]
+	return p[0], p[1]
+}
+
+// PathPos is where the spec first writes the axis path (line and column); 0, 0 when unknown.
+func (sp *Spec) PathPos(path string) (line, col int) {
+	p := sp.pathPos[path]
+	return p[0], p[1]
 }
 
 // Block is one axis block: its points are combined with the other blocks' as a product.
@@ -63,21 +81,35 @@ var reserved = map[string]bool{
 	"schema_version": true, "wall_time_s": true,
 }
 
-// problems collects every error of a file at once, each with its line.
+// problems collects every error of a file at once, each with its line. They are returned as
+// config.Errors, so they print (file:line: message) and set the exit status like a scenario's.
 type problems struct {
 	file string
-	list []string
+	list config.Errors
+	pos  map[Param][2]int  // where each axis value is written
+	keys map[string][2]int // where each axis path is first written
 }
 
 func (p *problems) addf(line int, format string, args ...any) {
-	p.list = append(p.list, fmt.Sprintf("%s:%d: %s", p.file, line, fmt.Sprintf(format, args...)))
+	p.list = append(p.list, &config.FieldError{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// at records where value of path is written, key and value nodes (the first place, if twice).
+func (p *problems) at(path, value string, key, n *yaml.Node) {
+	k := Param{Path: path, Value: value}
+	if _, ok := p.pos[k]; !ok {
+		p.pos[k] = [2]int{n.Line, n.Column}
+	}
+	if _, ok := p.keys[path]; !ok {
+		p.keys[path] = [2]int{key.Line, key.Column}
+	}
 }
 
 func (p *problems) err() error {
 	if len(p.list) == 0 {
 		return nil
 	}
-	return errors.New(strings.Join(p.list, "\n"))
+	return p.list
 }
 
 // LoadSpec reads and checks a sweep spec file. Every problem is reported at once, each with
@@ -92,7 +124,7 @@ func LoadSpec(path string) (*Spec, error) {
 
 // ParseSpec parses spec text; file names it in errors and anchors the base path.
 func ParseSpec(file string, data []byte) (*Spec, error) {
-	pr := &problems{file: file}
+	pr := &problems{file: file, pos: map[Param][2]int{}, keys: map[string][2]int{}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
@@ -101,13 +133,14 @@ func ParseSpec(file string, data []byte) (*Spec, error) {
 		return nil, fmt.Errorf("%s:1: a sweep spec is a mapping with base, seeds and axes", file)
 	}
 	root := doc.Content[0]
-	sp := &Spec{File: file, Seeds: 1, Text: data}
+	sp := &Spec{File: file, Seeds: 1, Text: data, valuePos: pr.pos, pathPos: pr.keys}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		seen[k.Value] = true
 		switch k.Value {
 		case "base":
+			sp.baseLine = k.Line
 			if v.Kind != yaml.ScalarNode || v.Value == "" {
 				pr.addf(v.Line, "base: expected the path of a scenario file")
 				continue
@@ -131,6 +164,7 @@ func ParseSpec(file string, data []byte) (*Spec, error) {
 			}
 			sp.Seed = &n
 		case "axes":
+			sp.axesLine = k.Line
 			if v.Kind != yaml.SequenceNode {
 				pr.addf(v.Line, "axes: expected a list of blocks (grid:, zip: or points:)")
 				continue
@@ -208,6 +242,7 @@ func parseBlock(pr *problems, n *yaml.Node) (Block, bool) {
 			vals := make([]string, len(v.Content))
 			for j, e := range v.Content {
 				vals[j] = valueText(e)
+				pr.at(k.Value, vals[j], k, e)
 			}
 			blk.Paths = append(blk.Paths, k.Value)
 			blk.Values = append(blk.Values, vals)
@@ -237,7 +272,9 @@ func parseBlock(pr *problems, n *yaml.Node) (Block, bool) {
 				if !checkPath(pr, e.Content[i]) {
 					ok = false
 				}
-				pt = append(pt, Param{Path: e.Content[i].Value, Value: valueText(e.Content[i+1])})
+				p := Param{Path: e.Content[i].Value, Value: valueText(e.Content[i+1])}
+				pr.at(p.Path, p.Value, e.Content[i], e.Content[i+1])
+				pt = append(pt, p)
 			}
 			blk.Points = append(blk.Points, pt)
 		}
