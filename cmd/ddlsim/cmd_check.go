@@ -4,27 +4,43 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 
+	"gopkg.in/yaml.v3"
+
+	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/model/config"
 )
 
 var checkCmd = &command{
 	name:     "check",
-	args:     "SCENARIO...",
-	synopsis: "validate scenario files without running them",
+	args:     "FILE...",
+	synopsis: "validate scenario files and sweep specs without running them",
 	usage: `Loads each scenario exactly as run would (hardware profile, overrides, defaults,
-validation) and prints "ok: FILE" for each good one. Every problem in every file is printed
-to stderr as FILE:LINE:COL: PATH: message, and the exit status is 2 if there was any.`,
+validation) and prints "ok: FILE" for each good one. A sweep spec (a file with a top-level
+base: or axes: key, docs/sweeps.md) is checked as sweep would before running: the spec, its
+base scenario with the overrides, and every point's scenario. Every problem in every file is
+printed to stderr as FILE:LINE:COL: PATH: message (a bad swept value at its place in the
+spec, with the points it breaks), and the exit status is 2 if there was any.`,
 	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
 		var sets []string
-		fs.Var(setList{&sets}, "set", "override a field, `path=value` (repeatable), checked like the file's own values")
+		fs.Var(setList{&sets}, "set", "override a field, `path=value` (repeatable), checked like the file's own values; for a sweep spec, of its base scenario")
 		return func(e *env, args []string) error {
 			if len(args) == 0 {
-				return usagef("check needs at least one scenario file")
+				return usagef("check needs at least one scenario or sweep spec file")
 			}
 			config.KnownPolicies = policyNames
 			var errs []error
 			for _, path := range args {
+				if isSweepSpec(path) {
+					plan, err := sweep.CheckSpec(path, sets)
+					if err != nil {
+						errs = append(errs, &inputError{err})
+						continue
+					}
+					fmt.Fprintf(e.stdout, "ok: %s (sweep spec: %s × %s)\n", path, plural(len(plan.Points), "point"), plural(len(plan.Seeds), "seed"))
+					continue
+				}
 				if _, err := config.LoadWith(path, sets, nil); err != nil {
 					errs = append(errs, &inputError{err})
 					continue
@@ -34,4 +50,31 @@ to stderr as FILE:LINE:COL: PATH: message, and the exit status is 2 if there was
 			return errors.Join(errs...)
 		}
 	},
+}
+
+// isSweepSpec reports whether path is a YAML mapping with a top-level base or axes key, which
+// no scenario has. A file that does not parse is left to the scenario loader to report.
+func isSweepSpec(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return false
+	}
+	root := doc.Content[0].Content
+	for i := 0; i+1 < len(root); i += 2 {
+		if k := root[i].Value; k == "base" || k == "axes" {
+			return true
+		}
+	}
+	return false
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -3,9 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/ddlsim/ddlsim/internal/plot"
+	"github.com/ddlsim/ddlsim/internal/report"
+	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/runner"
@@ -30,7 +35,9 @@ Overrides apply before defaults and validation, so a bad value is reported like 
 
 With --out DIR the results are also written to DIR (series.csv, summary.json, ddl.csv,
 config.yaml; see docs/output.md), atomically: DIR either holds a complete result or is left
-as it was. A progress bar appears on stderr when it is a terminal and the run takes more
+as it was. Then --plot draws the throughput with each DDL statement's interval shaded and its
+phases marked into DIR/plots (PNG and SVG), and --report writes DIR/report.html (summary,
+DDL table, the figure, the command and the configuration; implies --plot). A progress bar appears on stderr when it is a terminal and the run takes more
 than two seconds.`,
 	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
 		var (
@@ -38,22 +45,31 @@ than two seconds.`,
 			seed  *uint64
 			out   string
 			quiet bool
+			fig   figures
 		)
 		fs.Var(seedFlag{&seed}, "seed", "random seed `N`, replacing the scenario's seed")
 		fs.Var(setList{&sets}, "set", "override a field, `path=value` (repeatable; later wins)")
 		fs.Var(policyFlag{&sets}, "policy", "buffer-pool policy `NAME` (shorthand for --set policy=NAME)")
 		fs.StringVar(&out, "out", "", "write results to `DIR` (replacing a previous result there)")
 		fs.BoolVar(&quiet, "quiet", false, "print no interval lines and no progress bar")
+		fs.BoolVar(&fig.plot, "plot", false, "draw the throughput figure into <out>/plots (needs --out)")
+		fs.BoolVar(&fig.report, "report", false, "write <out>/report.html (needs --out; implies --plot)")
 		return func(e *env, args []string) error {
 			if len(args) != 1 {
 				return usagef("run takes exactly one scenario file, got %d arguments", len(args))
 			}
-			return e.runScenario(args[0], sets, seed, out, quiet)
+			if (fig.plot || fig.report) && out == "" {
+				return usagef("--plot and --report write into the result directory: give --out DIR")
+			}
+			return e.runScenario(args[0], sets, seed, out, quiet, fig)
 		}
 	},
 }
 
-func (e *env) runScenario(path string, sets []string, seed *uint64, out string, quiet bool) error {
+// figures says what to draw from a run's result besides its data files.
+type figures struct{ plot, report bool }
+
+func (e *env) runScenario(path string, sets []string, seed *uint64, out string, quiet bool, fig figures) error {
 	config.KnownPolicies = policyNames
 	sc, err := config.LoadWith(path, sets, seed)
 	if err != nil {
@@ -114,17 +130,48 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 			return fmt.Errorf("writing results: %w", err)
 		}
 		fmt.Fprintf(w, "\nresults: %s\n", out)
+		return runFigures(w, out, res, fig, append(reproduceArgs(path, sets, sc.Seed), "--out", out, "--report"))
+	}
+	return nil
+}
+
+// runFigures draws a run's figure and writes its report into the result directory out, as fig
+// asks. command is shown in the report: the one that reproduces this result and report.
+func runFigures(w io.Writer, out string, res *runner.Result, fig figures, command []string) error {
+	sweep.Version = versionString()
+	switch {
+	case fig.report:
+		f, err := report.Run(out, res, command) // draws the figure too
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		fmt.Fprintf(w, "figures: %s\nreport: %s\n", filepath.Join(out, plot.PlotsDir), f)
+	case fig.plot:
+		files, err := plot.Run(out, report.RunTitle(res), &res.Series, res.DDL)
+		if err != nil {
+			return fmt.Errorf("plot: %w", err)
+		}
+		fmt.Fprintf(w, "figures: %s (%d files)\n", filepath.Join(out, plot.PlotsDir), len(files))
 	}
 	return nil
 }
 
 // reproduceCommand is the command line that reruns exactly this configuration.
 func reproduceCommand(path string, sets []string, seed uint64) string {
-	parts := []string{"ddlsim", "run", "--seed", strconv.FormatUint(seed, 10)}
-	for _, s := range sets {
-		parts = append(parts, "--set", shellQuote(s))
+	args := reproduceArgs(path, sets, seed)
+	for i, a := range args {
+		args[i] = shellQuote(a)
 	}
-	return strings.Join(append(parts, shellQuote(path)), " ")
+	return strings.Join(args, " ")
+}
+
+// reproduceArgs is reproduceCommand as an argument list.
+func reproduceArgs(path string, sets []string, seed uint64) []string {
+	args := []string{"ddlsim", "run", "--seed", strconv.FormatUint(seed, 10)}
+	for _, s := range sets {
+		args = append(args, "--set", s)
+	}
+	return append(args, path)
 }
 
 func shellQuote(s string) string {

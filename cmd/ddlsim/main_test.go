@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
+	"html"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,6 +21,9 @@ import (
 const (
 	good          = "../../model/config/testdata/good.yaml"
 	threeMistakes = "../../model/config/testdata/three-mistakes.yaml"
+	// small is good.yaml's shape (sysbench plus a CREATE INDEX) shrunk to run in well under a
+	// second: the tests that simulate check the command line, not the simulator.
+	small = "testdata/small.yaml"
 )
 
 // ddlsim runs the CLI in-process and returns stdout, stderr and the exit code.
@@ -132,25 +137,25 @@ func TestHelp(t *testing.T) {
 }
 
 func TestRunDeterministic(t *testing.T) {
-	a, _, code := ddlsim(t, "run", "--seed", "1", good)
+	a, _, code := ddlsim(t, "run", "--seed", "1", small)
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	b, _, _ := ddlsim(t, "run", good, "--seed", "1") // flags after the file work too
-	c, _, _ := ddlsim(t, "run", "--seed", "2", good)
+	b, _, _ := ddlsim(t, "run", small, "--seed", "1") // flags after the file work too
+	c, _, _ := ddlsim(t, "run", "--seed", "2", small)
 	if a != b {
 		t.Errorf("same seed, different output:\n%s\n---\n%s", a, b)
 	}
 	if a == c {
 		t.Errorf("different seeds, same output:\n%s", a)
 	}
-	if !regexp.MustCompile(`^ddlsim \S+ seed=1 config=[0-9a-f]{16}\nreproduce: ddlsim run --seed 1 \S+good.yaml\n`).MatchString(a) {
+	if !regexp.MustCompile(`^ddlsim \S+ seed=1 config=[0-9a-f]{16}\nreproduce: ddlsim run --seed 1 \S+small.yaml\n`).MatchString(a) {
 		t.Errorf("header:\n%s", a)
 	}
 	if !strings.Contains(a, "[ 1s ] tps: ") || !strings.Contains(a, "summary:") {
 		t.Errorf("no interval lines or summary:\n%s", a)
 	}
-	q, _, _ := ddlsim(t, "run", "--quiet", "--seed", "1", good)
+	q, _, _ := ddlsim(t, "run", "--quiet", "--seed", "1", small)
 	if strings.Contains(q, "[ 1s ]") {
 		t.Errorf("--quiet printed interval lines")
 	}
@@ -158,9 +163,9 @@ func TestRunDeterministic(t *testing.T) {
 
 func TestRunOverridesChangeConfigHash(t *testing.T) {
 	hash := regexp.MustCompile(`config=([0-9a-f]+)`)
-	a, _, _ := ddlsim(t, "run", good)
-	b, _, _ := ddlsim(t, "run", good, "--policy", "lazy")
-	c, _, _ := ddlsim(t, "run", good, "--set", "policy=lazy")
+	a, _, _ := ddlsim(t, "run", small)
+	b, _, _ := ddlsim(t, "run", small, "--policy", "lazy")
+	c, _, _ := ddlsim(t, "run", small, "--set", "policy=lazy")
 	ha, hb, hc := hash.FindStringSubmatch(a)[1], hash.FindStringSubmatch(b)[1], hash.FindStringSubmatch(c)[1]
 	if ha == hb || hb != hc {
 		t.Errorf("hashes: base %s, --policy %s, --set policy %s", ha, hb, hc)
@@ -172,7 +177,7 @@ func TestRunOverridesChangeConfigHash(t *testing.T) {
 
 func TestRunOut(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "result")
-	stdout, stderr, code := ddlsim(t, "run", "--out", dir, "--seed", "3", good)
+	stdout, stderr, code := ddlsim(t, "run", "--out", dir, "--seed", "3", small)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -273,5 +278,161 @@ func TestIntervalLine(t *testing.T) {
 	s = &metrics.Series{Columns: []string{"time_s", "tps", "reads_per_s"}}
 	if got := intervalLine(s, []float64{0.5, 10, 3}); got != "[ 0.5s ] tps: 10.00" {
 		t.Errorf("partial columns: %q", got)
+	}
+}
+
+// reportEmbedsPlots checks that dir/report.html embeds every PNG of dir/plots, byte for byte,
+// as a data: URI with the figure's name, and refers to nothing else.
+func reportEmbedsPlots(t *testing.T, dir string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := []byte(html.UnescapeString(string(raw))) // attribute values are HTML-escaped ('+' is &#43;)
+	pngs, _ := filepath.Glob(filepath.Join(dir, "plots", "*.png"))
+	if len(pngs) == 0 {
+		t.Fatalf("%s/plots has no PNG", dir)
+	}
+	for _, f := range pngs {
+		if _, err := os.Stat(strings.TrimSuffix(f, ".png") + ".svg"); err != nil {
+			t.Errorf("no SVG next to %s", f)
+		}
+		b, _ := os.ReadFile(f)
+		name := strings.TrimSuffix(filepath.Base(f), ".png")
+		if !bytes.Contains(page, []byte(`src="data:image/png;base64,`+base64.StdEncoding.EncodeToString(b)+`"`)) {
+			t.Errorf("report does not embed %s", f)
+		}
+		if !bytes.Contains(page, []byte(`alt="`+name+`"`)) {
+			t.Errorf("report does not name %s", name)
+		}
+	}
+	if n := bytes.Count(page, []byte("<img ")); n != len(pngs) {
+		t.Errorf("report has %d images, plots/ has %d PNGs", n, len(pngs))
+	}
+	if m := regexp.MustCompile(`(src|href)="[^d#][^"]*"`).Find(page); m != nil {
+		t.Errorf("report refers to an outside file: %s", m)
+	}
+}
+
+func TestRunPlotAndReport(t *testing.T) {
+	root := t.TempDir()
+	plotted := filepath.Join(root, "plotted")
+	stdout, stderr, code := ddlsim(t, "run", "--quiet", "--plot", "--out", plotted, small)
+	if code != 0 {
+		t.Fatalf("--plot: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{metrics.SummaryFile, "plots/throughput.png", "plots/throughput.svg"} {
+		if _, err := os.Stat(filepath.Join(plotted, f)); err != nil {
+			t.Errorf("--plot: %v", err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(plotted, "report.html")); err == nil {
+		t.Error("--plot alone wrote a report")
+	}
+	if !strings.Contains(stdout, "figures: "+filepath.Join(plotted, "plots")) {
+		t.Errorf("--plot stdout:\n%s", stdout)
+	}
+
+	reported := filepath.Join(root, "reported")
+	stdout, stderr, code = ddlsim(t, "run", "--quiet", "--report", "--out", reported, "--seed", "7", small)
+	if code != 0 {
+		t.Fatalf("--report: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "report: "+filepath.Join(reported, "report.html")) {
+		t.Errorf("--report stdout:\n%s", stdout)
+	}
+	reportEmbedsPlots(t, reported)
+	html, _ := os.ReadFile(filepath.Join(reported, "report.html"))
+	cfg, _ := os.ReadFile(filepath.Join(reported, metrics.ConfigFile))
+	hash := regexp.MustCompile(`config=([0-9a-f]{16})`).FindSubmatch(cfg)
+	for _, want := range []string{"run of cli-small", "ddlsim run --seed 7 " + small + " --out " + reported + " --report",
+		"DDL statements", "create_index", "innodb_buffer_pool_size", string(hash[1])} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+
+	// Without --out there is nowhere to put them: a usage error before anything runs.
+	for _, flag := range []string{"--plot", "--report"} {
+		stdout, stderr, code := ddlsim(t, "run", flag, small)
+		if code != 2 || !strings.Contains(stderr, "--out") || stdout != "" {
+			t.Errorf("%s without --out: exit %d, stdout %q, stderr %q", flag, code, stdout, stderr)
+		}
+	}
+}
+
+func TestCheckSweepSpecs(t *testing.T) {
+	specs, _ := filepath.Glob("../../scenarios/create-index-options/*.sweep.yaml")
+	specs = append(specs, "../../scenarios/sweeps/ci-small.yaml", "../../scenarios/sweeps/pool-size.yaml")
+	if len(specs) < 4 {
+		t.Fatalf("specs: %v", specs)
+	}
+	stdout, stderr, code := ddlsim(t, append([]string{"check", good}, specs...)...)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, stderr)
+	}
+	for _, f := range specs {
+		if !strings.Contains(stdout, "ok: "+f+" (sweep spec: ") {
+			t.Errorf("no ok line for %s:\n%s", f, stdout)
+		}
+	}
+	if !strings.Contains(stdout, "ok: ../../scenarios/sweeps/ci-small.yaml (sweep spec: 6 points × 2 seeds)\n") {
+		t.Errorf("ci-small:\n%s", stdout)
+	}
+
+	// Problems in the spec itself, each at its line.
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tiny, _ := filepath.Abs("../../scenarios/sweeps/tiny.yaml")
+	bad := write("bad.yaml", "base: "+tiny+"\nseeds: 0\naxes:\n  - grid:\n      seed: [1, 2]\nextra: 1\n")
+	_, stderr, code = ddlsim(t, "check", bad)
+	if code != 2 || strings.Contains(stderr, "ddlsim:") {
+		t.Errorf("bad spec: exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{bad + ":2: seeds:", bad + ":5: seed: cannot be an axis", bad + ":6: extra: unknown field"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("bad spec: stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+
+	// Bad swept values: each reported once, at its line and column, with the points it breaks;
+	// the good file next to it is still ok.
+	vals := write("values.yaml", "name: v\nbase: "+tiny+"\naxes:\n  - grid:\n      policy: [fullscan, lazy]\n"+
+		"      mysql.innodb_buffer_pool_size: [512MiB, 12 parsecs]\n  - points:\n      - {duration: 20s}\n      - {no.such.path: 3}\n")
+	stdout, stderr, code = ddlsim(t, "check", vals, good)
+	if code != 2 || stdout != "ok: "+good+"\n" {
+		t.Errorf("bad values: exit %d, stdout %q", code, stdout)
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	want := []string{
+		vals + `:6:47: mysql.innodb_buffer_pool_size: bad value "12 parsecs": `,
+		vals + `:9:10: no.such.path: unknown key "no"`,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("want %d lines, got:\n%s", len(want), stderr)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d = %q, want prefix %q", i, lines[i], w)
+		}
+	}
+	if !strings.HasSuffix(lines[0], "(points 2, 3, 6, 7 — 4 of 8)") {
+		t.Errorf("points of the bad size: %q", lines[0])
+	}
+
+	// A missing base is reported at the base: line; --set applies to the base scenario.
+	nobase := write("nobase.yaml", "name: n\nseeds: 2\nbase: no-such.yaml\n")
+	if _, stderr, code := ddlsim(t, "check", nobase); code != 2 || !strings.HasPrefix(stderr, nobase+":3: base: ") {
+		t.Errorf("missing base: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := ddlsim(t, "check", specs[len(specs)-1], "--set", "duration=forever"); code != 2 || !strings.Contains(stderr, `--set: duration: bad value "forever"`) {
+		t.Errorf("--set on a spec: exit %d, %q", code, stderr)
 	}
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -14,11 +16,40 @@ import (
 	"github.com/ddlsim/ddlsim/internal/sweep"
 )
 
-// wfBuild builds this command into a temp dir. delay, when set, slows every simulated run
-// down (sweep.testRunDelay) so a test can kill a sweep while it is midway.
+// wfBins holds the binaries wfBuild built, by delay: the tests share them (a link takes
+// seconds on a loaded machine). wfBinDir is removed by TestMain.
+var (
+	wfBinMu  sync.Mutex
+	wfBins   = map[string]string{}
+	wfBinDir string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if wfBinDir != "" {
+		os.RemoveAll(wfBinDir)
+	}
+	os.Exit(code)
+}
+
+// wfBuild builds this command (once per delay for the whole test binary). delay, when set,
+// slows every simulated run down (sweep.testRunDelay) so a test can kill a sweep while it is
+// midway.
 func wfBuild(t *testing.T, delay string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "ddlsim")
+	wfBinMu.Lock()
+	defer wfBinMu.Unlock()
+	if bin, ok := wfBins[delay]; ok {
+		return bin
+	}
+	if wfBinDir == "" {
+		d, err := os.MkdirTemp("", "ddlsim-test-bin-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wfBinDir = d
+	}
+	bin := filepath.Join(wfBinDir, fmt.Sprintf("ddlsim-%d", len(wfBins)))
 	args := []string{"build", "-o", bin}
 	if delay != "" {
 		args = append(args, "-ldflags", "-X github.com/ddlsim/ddlsim/internal/sweep.testRunDelay="+delay)
@@ -27,6 +58,7 @@ func wfBuild(t *testing.T, delay string) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	wfBins[delay] = bin
 	return bin
 }
 
@@ -144,8 +176,16 @@ func TestSweepShardsAndJobs(t *testing.T) {
 	one := filepath.Join(root, "jobs1")
 	two := filepath.Join(root, "jobs2")
 	wfRun(t, bin, nil, "sweep", wfCISpec, "--jobs", "1", "--out", one)
-	wfRun(t, bin, nil, "sweep", wfCISpec, "--jobs", "2", "--out", two)
+	out := wfRun(t, bin, nil, "sweep", wfCISpec, "--jobs", "2", "--out", two, "--plot", "--report")
 	wfSameResults(t, one, two)
+	if !strings.Contains(out, "report → "+filepath.Join(two, "report.html")) {
+		t.Errorf("sweep --report output:\n%s", out)
+	}
+	// One figure per metric against each swept parameter other than the policy.
+	if pngs, _ := filepath.Glob(filepath.Join(two, "plots", "*-vs-mysql.innodb_buffer_pool_size.png")); len(pngs) < 3 {
+		t.Errorf("sweep --plot: %d metric-vs-pool-size figures", len(pngs))
+	}
+	reportEmbedsPlots(t, two)
 
 	s0, s1, s2 := filepath.Join(root, "s0"), filepath.Join(root, "s1"), filepath.Join(root, "s2")
 	wfRun(t, bin, nil, "sweep", wfCISpec, "--shard", "0/3", "--out", s0)
@@ -160,9 +200,9 @@ func TestSweepShardsAndJobs(t *testing.T) {
 
 	// Two copies of one shard: refused, naming the duplicates and the missing points.
 	cmd := exec.Command(bin, "merge", s0, s0, "--out", filepath.Join(root, "bad"))
-	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "is in both") || !strings.Contains(string(out), "missing") {
-		t.Fatalf("bad merge: %v\n%s", err, out)
+	bad, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(bad), "is in both") || !strings.Contains(string(bad), "missing") {
+		t.Fatalf("bad merge: %v\n%s", err, bad)
 	}
 }
 
@@ -172,8 +212,12 @@ func TestCompareAndPlot(t *testing.T) {
 	var outs []string
 	for _, jobs := range []string{"1", "2"} {
 		dir := filepath.Join(root, "c"+jobs)
-		out := wfRun(t, bin, nil, "compare", "../../scenarios/sweeps/tiny.yaml", "--policies", "fullscan,{name: indexed},lazy",
-			"--seeds", "3", "--jobs", jobs, "--out", dir)
+		args := []string{"compare", "../../scenarios/sweeps/tiny.yaml", "--policies", "fullscan,{name: indexed},lazy",
+			"--seeds", "3", "--jobs", jobs, "--out", dir}
+		if jobs == "2" {
+			args = append(args, "--plot", "--report")
+		}
+		out := wfRun(t, bin, nil, args...)
 		if !strings.Contains(out, "fullscan") || !strings.Contains(out, "{name: indexed}") || !strings.Contains(out, "±") {
 			t.Fatalf("compare table:\n%s", out)
 		}
@@ -183,6 +227,18 @@ func TestCompareAndPlot(t *testing.T) {
 		t.Fatalf("compare table depends on --jobs:\n%s\n%s", outs[0], outs[1])
 	}
 	wfSameResults(t, filepath.Join(root, "c1"), filepath.Join(root, "c2"))
+	// compare --plot --report: the policies' throughput overlaid and a figure per key metric,
+	// all embedded in the report.
+	c2 := filepath.Join(root, "c2")
+	for _, f := range []string{"plots/throughput.png", "plots/throughput.svg", "report.html"} {
+		if _, err := os.Stat(filepath.Join(c2, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if pngs, _ := filepath.Glob(filepath.Join(c2, "plots", "*.png")); len(pngs) < 3 {
+		t.Errorf("compare --plot: %d figures", len(pngs))
+	}
+	reportEmbedsPlots(t, c2)
 	out := wfRun(t, bin, nil, "plot", filepath.Join(root, "c1"), "--report")
 	if !strings.Contains(out, "report →") {
 		t.Fatal(out)

@@ -192,7 +192,7 @@ func Dir(dir string, command []string) (string, error) {
 // `ddlsim run --report` calls.
 func Run(dir string, res *runner.Result, command []string) (string, error) {
 	title := res.Scenario.Name
-	files, err := plot.Run(dir, fmt.Sprintf("%s (policy %s, seed %d)", title, res.Scenario.Policy, res.Seed), &res.Series, res.DDL)
+	files, err := plot.Run(dir, RunTitle(res), &res.Series, res.DDL)
 	if err != nil {
 		return "", err
 	}
@@ -213,6 +213,11 @@ func Run(dir string, res *runner.Result, command []string) (string, error) {
 	pg.Config = append(pg.Config, Section{Title: fmt.Sprintf("Configuration (seed %d, config hash %s)", res.Seed, res.ConfigHash), Text: string(cfg)})
 	out := filepath.Join(dir, FileName)
 	return out, Write(out, pg)
+}
+
+// RunTitle is the title of a run's throughput figure: scenario, policy and seed.
+func RunTitle(res *runner.Result) string {
+	return fmt.Sprintf("%s (policy %s, seed %d)", res.Scenario.Name, res.Scenario.Policy, res.Seed)
 }
 
 func summaryTable(s metrics.Summary) Table {
