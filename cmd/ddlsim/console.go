@@ -23,20 +23,19 @@ type consoleField struct {
 }
 
 var consoleFields = []consoleField{
-	{label: "thds: ", cols: []string{"threads"}, prec: 0},
 	{label: "tps: ", cols: []string{"tps"}, prec: 2},
 	{label: "qps: ", cols: []string{"qps"}, prec: 2},
-	{label: "(r/w/o: ", cols: []string{"reads_per_s", "writes_per_s", "other_per_s"}, prec: 2, after: ")"},
+	{label: "(r/w/o: ", cols: []string{"reads_s", "writes_s", "other_s"}, prec: 2, after: ")"},
+	{label: "iud/s: ", cols: []string{"iud_s"}, prec: 0},
 	{label: "lat (ms,95%): ", cols: []string{"lat_p95_ms"}, prec: 2},
-	{label: "err/s: ", cols: []string{"errors_per_s"}, prec: 2},
-	{label: "reconn/s: ", cols: []string{"reconnects_per_s"}, prec: 2},
-	{label: "dirty: ", cols: []string{"dirty_pct"}, prec: 1, after: "%"},
-	{label: "ddl: ", cols: []string{"ddl_running"}, prec: 0},
+	{label: "hit: ", cols: []string{"hit_ratio"}, prec: 4},
+	{label: "cpu: ", cols: []string{"cpu_util"}, prec: 2},
+	{label: "ddl: ", cols: []string{"ddl_active"}, prec: 0},
 }
 
 // intervalLine formats one row like sysbench --report-interval:
 //
-//	[ 10s ] thds: 32 tps: 1834.07 qps: 36679.39 (r/w/o: 25675.77/7335.48/3668.14) lat (ms,95%): 24.38
+//	[ 10s ] tps: 1834.07 qps: 36679.39 (r/w/o: 25675.77/7335.48/3668.14) iud/s: 7335 lat (ms,95%): 24.38
 func intervalLine(s *metrics.Series, row []float64) string {
 	var b strings.Builder
 	t := 0.0
