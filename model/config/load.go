@@ -219,10 +219,14 @@ func (l *loader) validation(sc *Scenario) {
 			continue
 		}
 		fe := &FieldError{Path: e.path, Msg: e.msg}
-		if !l.given(e.path) && strings.HasPrefix(e.msg, "expected ") {
+		// `policy: NAME` is shorthand for policy.name, so a bad name there was given.
+		given := l.given(e.path) || (e.path == "policy.name" && l.given("policy"))
+		if !given && strings.HasPrefix(e.msg, "expected ") {
 			fe.Msg = "missing: " + e.msg // not written, and no default fits
 		}
 		if pos, ok := l.seen[e.path]; ok {
+			fe.File, fe.Line, fe.Col, fe.Value = pos.File, pos.Line, pos.Col, pos.Value
+		} else if pos, ok := l.seen["policy"]; ok && e.path == "policy.name" {
 			fe.File, fe.Line, fe.Col, fe.Value = pos.File, pos.Line, pos.Col, pos.Value
 		} else {
 			for p := parentPath(e.path); ; p = parentPath(p) {

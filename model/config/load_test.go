@@ -347,7 +347,7 @@ func TestValidation(t *testing.T) {
 		{"hardware.storage.data.sync.table[2][0]=0.999", "hardware.storage.data.sync.table[2][0]", "end at quantile 1", false},
 		{"hardware.storage.data.sync.table[1][0]=0.4", "hardware.storage.data.sync.table[1][0]", "ascending", false},
 		{"hardware.storage.data.write.dist=normal", "hardware.storage.data.write.dist", "one of [constant", false},
-		{"policy=clock", "policy.name", "one of fullscan, lazy, indexed", false},
+		{"policy=clock", "policy.name", `bad value "clock": expected one of fullscan, lazy, indexed`, false},
 		{"workload[0].sysbench.tables=nope", "workload[0].sysbench.tables", `no data group named "nope"`, false},
 		{"workload[0].sysbench.mix=oltp_everything", "workload[0].sysbench.mix", "one of oltp_read_write", false},
 		{"workload[0].sysbench.rand=gaussian", "workload[0].sysbench.rand", "one of special", false},
@@ -365,7 +365,7 @@ func TestValidation(t *testing.T) {
 		errs := loadErrs(t, "good.yaml", readGood(t), tc.set)
 		found := false
 		for _, e := range errs {
-			found = found || (e.Path == tc.path && strings.Contains(e.Msg, tc.msg))
+			found = found || (e.Path == tc.path && strings.Contains(e.Error(), tc.msg))
 		}
 		if !found || (len(errs) != 1 && !tc.extra) {
 			t.Errorf("--set %s: got\n%v\nwant exactly one error at %s containing %q", tc.set, errs, tc.path, tc.msg)
