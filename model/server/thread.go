@@ -234,6 +234,10 @@ func (t *Thread) dirty(in *Instance, f bufpool.FrameID) {
 	var lsn uint64
 	if sp := s.Spaces.Get(spID); sp != nil && sp.Temp {
 		lsn = s.Redo.LSN() // temp-table changes write no redo (the LSN is borrowed)
+	} else if t.Observer != 0 {
+		// Bulk load under a flush observer is redo-less (PageBulk's mtr is MTR_LOG_NO_REDO);
+		// that is why the observer must flush the pages itself before the DDL commits.
+		lsn = s.Redo.LSN()
 	} else {
 		lsn = s.Redo.Advance(redoPerPage)
 	}
