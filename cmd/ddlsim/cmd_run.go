@@ -4,7 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -46,6 +48,7 @@ than two seconds.`,
 			out   string
 			quiet bool
 			fig   figures
+			prof  string
 		)
 		fs.Var(seedFlag{&seed}, "seed", "random seed `N`, replacing the scenario's seed")
 		fs.Var(setList{&sets}, "set", "override a field, `path=value` (repeatable; later wins)")
@@ -54,6 +57,7 @@ than two seconds.`,
 		fs.BoolVar(&quiet, "quiet", false, "print no interval lines and no progress bar")
 		fs.BoolVar(&fig.plot, "plot", false, "draw the throughput figure into <out>/plots (needs --out)")
 		fs.BoolVar(&fig.report, "report", false, "write <out>/report.html (needs --out; implies --plot)")
+		fs.StringVar(&prof, "cpuprofile", "", "write a Go CPU profile of the simulator to `FILE` (for `go tool pprof`)")
 		return func(e *env, args []string) error {
 			if len(args) != 1 {
 				return usagef("run takes exactly one scenario file, got %d arguments", len(args))
@@ -61,9 +65,29 @@ than two seconds.`,
 			if (fig.plot || fig.report) && out == "" {
 				return usagef("--plot and --report write into the result directory: give --out DIR")
 			}
+			if prof != "" {
+				stop, err := startCPUProfile(prof)
+				if err != nil {
+					return usagef("--cpuprofile: %v", err)
+				}
+				defer stop()
+			}
 			return e.runScenario(args[0], sets, seed, out, quiet, fig)
 		}
 	},
+}
+
+// startCPUProfile profiles the process into path until the returned stop is called.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // figures says what to draw from a run's result besides its data files.

@@ -95,8 +95,11 @@ func printDDL(w io.Writer, ddl []metrics.DDLResult) {
 	fmt.Fprintln(tw, "  op\ttable\tpolicy\tstart_s\tduration_s\tmin_tps\tbelow_half_s\tstatus\tphases (s)")
 	for _, d := range ddl {
 		status := "ok"
-		if d.Failed {
+		switch {
+		case d.Failed:
 			status = "FAILED: " + d.Reason
+		case d.Unfinished:
+			status = "UNFINISHED at the end of the run (duration is a lower bound)"
 		}
 		var ph []string
 		for _, p := range d.Phases {

@@ -186,6 +186,8 @@ func readDDLCSV(path string) ([]metrics.DDLResult, error) {
 				d.DurationS = num(v)
 			case h == "failed":
 				d.Failed = v == "true"
+			case h == "unfinished":
+				d.Unfinished = v == "true"
 			case strings.HasPrefix(h, "phase_") && strings.HasSuffix(h, "_s") && v != "":
 				name := strings.TrimSuffix(strings.TrimPrefix(h, "phase_"), "_s")
 				d.Phases = append(d.Phases, metrics.Phase{Name: name, StartS: t, EndS: t + num(v)})

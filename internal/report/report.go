@@ -238,6 +238,8 @@ func ddlTable(ds []metrics.DDLResult) Table {
 		dur := fmt.Sprintf("%.4g", d.DurationS)
 		if d.Failed {
 			dur = "failed: " + d.Reason
+		} else if d.Unfinished {
+			dur = "unfinished: > " + dur
 		}
 		t.Rows = append(t.Rows, []string{d.Op, d.Table, d.Policy, fmt.Sprintf("%.4g", d.StartS), dur, strings.Join(ph, ", "),
 			fmt.Sprint(d.NodesVisited), fmt.Sprint(d.PagesFlushed), fmt.Sprintf("%.4g", d.MinTPS), fmt.Sprintf("%.3g", d.SecondsBelowHalf)})

@@ -259,6 +259,7 @@ func ColumnsOf(rows []Row) Columns {
 		add("start_s", func(d *metrics.DDLResult) string { return f(d.StartS) })
 		add("duration_s", func(d *metrics.DDLResult) string { return f(d.DurationS) })
 		add("failed", func(d *metrics.DDLResult) string { return strconv.FormatBool(d.Failed) })
+		add("unfinished", func(d *metrics.DDLResult) string { return strconv.FormatBool(d.Unfinished) })
 		add("nodes_visited", func(d *metrics.DDLResult) string { return strconv.FormatUint(d.NodesVisited, 10) })
 		add("pages_flushed", func(d *metrics.DDLResult) string { return strconv.FormatUint(d.PagesFlushed, 10) })
 		add("pages_freed", func(d *metrics.DDLResult) string { return strconv.FormatUint(d.PagesFreed, 10) })

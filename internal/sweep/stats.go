@@ -77,8 +77,8 @@ func KeyMetrics(r *Row) metrics.Summary {
 	out := append(metrics.Summary(nil), r.Metrics...)
 	for i, d := range r.DDL {
 		dur := d.DurationS
-		if d.Failed {
-			dur = nan
+		if d.Failed || d.Unfinished {
+			dur = nan // no duration to average: failed, or only a lower bound
 		}
 		out = append(out, metrics.Metric{Name: fmt.Sprintf("ddl%d_%s_duration_s", i, d.Op), Value: dur})
 		for _, ph := range d.Phases {

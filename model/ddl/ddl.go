@@ -34,8 +34,9 @@ type Phase struct {
 	Start, End sim.Time
 }
 
-// Schedule spawns the thread that runs ev at its time(s); done receives each result.
-func Schedule(srv *server.Server, ev config.DDLEvent, policy string, begin func(), done func(Result)) {
+// Schedule spawns the thread that runs ev at its time(s); begin receives each statement's
+// result as it is being filled (phases appear as they complete), done the finished one.
+func Schedule(srv *server.Server, ev config.DDLEvent, policy string, begin func(*Result), done func(Result)) {
 	name := fmt.Sprintf("ddl:%s:%s@%s", ev.DDL, ev.Table, sim.Time(ev.At))
 	srv.Spawn(name, "ddl", func(t *server.Thread) {
 		at := sim.Time(ev.At)
@@ -43,10 +44,11 @@ func Schedule(srv *server.Server, ev config.DDLEvent, policy string, begin func(
 			if at > t.Now() {
 				t.Sleep(at - t.Now())
 			}
-			begin()
-			r := Run(t, ev)
-			r.Policy = policy
-			done(r)
+			r := &Result{Start: t.Now()}
+			r.Op, r.Table, r.Policy = ev.DDL, ev.Table, policy
+			begin(r)
+			run(t, ev, r)
+			done(*r)
 			if ev.Every == 0 {
 				return
 			}
@@ -57,9 +59,14 @@ func Schedule(srv *server.Server, ev config.DDLEvent, policy string, begin func(
 
 // Run executes one DDL statement on thread t.
 func Run(t *server.Thread, ev config.DDLEvent) Result {
-	srv := t.S
 	r := Result{Start: t.Now()}
 	r.Op, r.Table = ev.DDL, ev.Table
+	run(t, ev, &r)
+	return r
+}
+
+func run(t *server.Thread, ev config.DDLEvent, r *Result) {
+	srv := t.S
 	phase := func(name string, f func() server.ScanStats) {
 		st := t.Now()
 		s := f()
@@ -74,7 +81,7 @@ func Run(t *server.Thread, ev config.DDLEvent) Result {
 	if len(tabs) == 0 && ev.DDL != "undo_truncate" {
 		r.Failed, r.Reason = true, "no table "+ev.Table
 		r.End = t.Now()
-		return r
+		return
 	}
 	var tab *schema.Table
 	var sp *server.Space
@@ -85,9 +92,9 @@ func Run(t *server.Thread, ev config.DDLEvent) Result {
 	pol := srv.Policy
 	switch ev.DDL {
 	case "create_index":
-		createIndex(t, ev, tab, sp, &r, phase)
+		createIndex(t, ev, tab, sp, r, phase)
 	case "optimize_table":
-		rebuild(t, tab, sp, &r, phase)
+		rebuild(t, tab, sp, r, phase)
 	case "drop_table", "truncate_table", "discard_tablespace":
 		op := map[string]server.Op{"drop_table": server.OpDropTable, "truncate_table": server.OpTruncateTable,
 			"discard_tablespace": server.OpDiscard}[ev.DDL]
@@ -121,7 +128,6 @@ func Run(t *server.Thread, ev config.DDLEvent) Result {
 	}
 	t.Pay()
 	r.End = t.Now()
-	return r
 }
 
 // recreate gives a dropped/truncated table a fresh empty tablespace of the same shape, so the

@@ -57,6 +57,9 @@ type DDLResult struct {
 	Phases    []Phase `json:"phases"`
 	Failed    bool    `json:"failed"`
 	Reason    string  `json:"reason,omitempty"`
+	// Unfinished: still running when the run ended; EndS is the end of the run, so DurationS
+	// is a lower bound and the phases are those completed so far.
+	Unfinished bool `json:"unfinished"`
 	// Work done by buffer-pool scans on its behalf.
 	NodesVisited uint64 `json:"nodes_visited"`
 	PagesFlushed uint64 `json:"pages_flushed"`

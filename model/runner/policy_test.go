@@ -192,3 +192,27 @@ func TestObserverFlushWritesEachPageOnce(t *testing.T) {
 		t.Errorf("fullscan flushed %d pages, indexed %d: a restart-from-tail walk writes pages twice", flushed[0], flushed[2])
 	}
 }
+
+// A DDL still running when the run ends is reported, marked unfinished, with the run's end as
+// its end (a lower bound), never dropped or passed off as complete.
+func TestUnfinishedDDLIsReported(t *testing.T) {
+	t.Parallel()
+	r := run(t, dd{pool: "512MiB", ahi: true, policy: "fullscan", threads: 8, duration: "2s",
+		mix: "oltp_write_only", extra: ", rate: 1500", rest: createBig}.yaml())
+	if len(r.DDL) != 1 {
+		t.Fatalf("%d DDL results, want the one unfinished CREATE INDEX", len(r.DDL))
+	}
+	d := r.DDL[0]
+	if !d.Unfinished || d.Failed {
+		t.Fatalf("unfinished=%v failed=%v, want an unfinished statement", d.Unfinished, d.Failed)
+	}
+	if d.StartS != 1 || d.EndS != 2 || d.DurationS != 1 {
+		t.Errorf("start %.3f end %.3f duration %.3f, want 1, 2 (the end of the run), 1", d.StartS, d.EndS, d.DurationS)
+	}
+	// The same statement given time to finish is not marked.
+	r = run(t, dd{pool: "512MiB", ahi: true, policy: "indexed", threads: 8, duration: "30s",
+		mix: "oltp_write_only", extra: ", rate: 1500", rest: createBig}.yaml())
+	if d := ddlOf(t, r, "create_index"); d.Unfinished {
+		t.Errorf("a finished CREATE INDEX is marked unfinished")
+	}
+}

@@ -71,10 +71,20 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 	}
 	var ddls []ddl.Result
 	running := 0
+	var inflight []*ddl.Result // begun, not done, in start order
 	for _, ev := range sc.Schedule {
 		ev.At += config.Duration(warm)
-		ddl.Schedule(srv, ev, pol.Name(), func() { running++ }, func(r ddl.Result) {
+		ddl.Schedule(srv, ev, pol.Name(), func(r *ddl.Result) {
+			running++
+			inflight = append(inflight, r)
+		}, func(r ddl.Result) {
 			running--
+			for i, p := range inflight {
+				if p.Start == r.Start && p.Op == r.Op && p.Table == r.Table {
+					inflight = append(inflight[:i], inflight[i+1:]...)
+					break
+				}
+			}
 			ddls = append(ddls, r)
 		})
 	}
@@ -98,8 +108,16 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 	}
 	res.Events = s.EventsFired()
 	res.Summary = summarize(srv, &res.Series, temps)
+	// A statement still running at the end is reported, marked unfinished: its duration is a
+	// lower bound, never passed off as a complete result.
+	for _, p := range inflight {
+		d := *p
+		d.End, d.Unfinished = end, true
+		ddls = append(ddls, d)
+	}
+	sort.SliceStable(ddls, func(i, j int) bool { return ddls[i].Start < ddls[j].Start })
 	for _, d := range ddls {
-		res.DDL = append(res.DDL, ddlResult(d, warm, &res.Series))
+		res.DDL = append(res.DDL, ddlResult(d, warm, interval, &res.Series))
 	}
 	return res, nil
 }
@@ -272,7 +290,7 @@ func cv(xs []float64) float64 {
 
 // ddlResult converts a DDL's virtual times into seconds since the end of warmup and measures
 // the traffic dip: baseline = mean TPS of the intervals that ended before it started.
-func ddlResult(d ddl.Result, warm sim.Time, s *metrics.Series) metrics.DDLResult {
+func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series) metrics.DDLResult {
 	r := d.DDLResult
 	sec := func(t sim.Time) float64 { return (t - warm).Seconds() }
 	r.StartS, r.EndS = sec(d.Start), sec(d.End)
@@ -284,11 +302,11 @@ func ddlResult(d ddl.Result, warm sim.Time, s *metrics.Series) metrics.DDLResult
 	var base, during []float64
 	for _, row := range s.Rows {
 		end := row[0]
-		startI := end - 1
+		startI := end - interval.Seconds()
 		switch {
 		case end <= r.StartS:
 			base = append(base, row[tc])
-		case startI >= r.StartS && end <= r.EndS+1:
+		case startI >= r.StartS && end <= r.EndS+interval.Seconds():
 			during = append(during, row[tc])
 		}
 	}
@@ -298,7 +316,7 @@ func ddlResult(d ddl.Result, warm sim.Time, s *metrics.Series) metrics.DDLResult
 		for _, v := range during {
 			r.MinTPS = math.Min(r.MinTPS, v)
 			if v < r.BaselineTPS/2 {
-				r.SecondsBelowHalf++
+				r.SecondsBelowHalf += interval.Seconds()
 			}
 		}
 		r.MeanTPS = mean(during)

@@ -92,7 +92,7 @@ schedule:
 			}
 			var done []ddl.Result
 			for _, ev := range sc.Schedule {
-				ddl.Schedule(srv, ev, pol, func() {}, func(r ddl.Result) { done = append(done, r) })
+				ddl.Schedule(srv, ev, pol, func(*ddl.Result) {}, func(r ddl.Result) { done = append(done, r) })
 			}
 			st0 := srv.Stats
 			for sec := 1; sec <= 6; sec++ {
