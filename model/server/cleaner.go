@@ -259,27 +259,34 @@ func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 	c.write(t, in, dirty)
 }
 
-// flushList is buf_flush_do_batch(BUF_FLUSH_LIST): write the n oldest dirty pages.
+// flushList is buf_flush_do_batch(BUF_FLUSH_LIST): write the n oldest dirty pages. The real
+// batch io-fixes a page only when it adds it to the doublewrite buffer, and a full buffer
+// (srv_doublewrite_batch_size pages) is written before more pages are picked, so a page stays
+// io-fixed (blocking writers of it) for one doublewrite batch, not for the whole flush batch:
+// the model picks and writes one doublewrite batch at a time.
 func (c *cleaners) flushList(t *Thread, in *Instance, n int) {
 	s := c.s
 	bp := in.BP
-	if n <= 0 {
-		return
-	}
-	t.Lock(in.Flush)
-	var pages []bufpool.FrameID
-	scanned := 0
-	for f := bp.FlushOldest(); f != bufpool.Nil && len(pages) < n; f = bp.FlushNewer(f) {
-		scanned++
-		if bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0 {
-			continue
+	for n > 0 {
+		t.Lock(in.Flush)
+		var pages []bufpool.FrameID
+		scanned := 0
+		for f := bp.FlushOldest(); f != bufpool.Nil && len(pages) < min(n, doublewriteBatch); f = bp.FlushNewer(f) {
+			scanned++
+			if bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0 {
+				continue
+			}
+			bp.SetIOFix(f, bufpool.IOWrite)
+			pages = append(pages, f)
 		}
-		bp.SetIOFix(f, bufpool.IOWrite)
-		pages = append(pages, f)
+		t.Charge(sim.Time(scanned) * s.Costs.ListNode)
+		t.Unlock(in.Flush)
+		if len(pages) == 0 {
+			return
+		}
+		c.write(t, in, pages)
+		n -= len(pages)
 	}
-	t.Charge(sim.Time(scanned) * s.Costs.ListNode)
-	t.Unlock(in.Flush)
-	c.write(t, in, pages)
 }
 
 // write flushes pages for the cleaner and feeds the adaptive-flushing page rate.

@@ -106,9 +106,12 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 	for {
 		f := bp.Lookup(key)
 		if f != bufpool.Nil {
-			if bp.IOFix(f) != bufpool.IONone || (s.Policy.Stale(in, f) && bp.FixCount(f) > 0) {
-				// A read in flight (buf_wait_for_read), or a stale page someone still
-				// holds: wait, then look again.
+			if io := bp.IOFix(f); io == bufpool.IORead || (io == bufpool.IOWrite && write) ||
+				(s.Policy.Stale(in, f) && (bp.FixCount(f) > 0 || io != bufpool.IONone)) {
+				// A read in flight (buf_wait_for_read); a page being written that this
+				// thread wants to modify (the flush holds the block's SX latch until the
+				// write completes, so an X latch waits; S latches do not); or a stale page
+				// someone still holds: wait, then look again.
 				t.Sleep(20 * sim.Microsecond)
 				continue
 			}
@@ -116,11 +119,6 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 				// Lazy drop: a stale page met at lookup is freed and the lookup misses
 				// (buf_page_get_gen → buf_page_free_stale).
 				t.freeStale(in, f)
-				continue
-			}
-			if bp.IOFix(f) != bufpool.IONone {
-				// Another thread's read is in flight: wait for it (buf_wait_for_read).
-				t.Sleep(20 * sim.Microsecond)
 				continue
 			}
 			t.Charge(s.Costs.PageHit)
