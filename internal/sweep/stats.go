@@ -81,8 +81,18 @@ func KeyMetrics(r *Row) metrics.Summary {
 			dur = nan // no duration to average: failed, or only a lower bound
 		}
 		out = append(out, metrics.Metric{Name: fmt.Sprintf("ddl%d_%s_duration_s", i, d.Op), Value: dur})
+		// A phase that occurs several times (CREATE INDEX's observer flush: once per index,
+		// once at the end) is one metric: the total time spent in it.
+		var names []string
+		total := map[string]float64{}
 		for _, ph := range d.Phases {
-			out = append(out, metrics.Metric{Name: fmt.Sprintf("ddl%d_%s_%s_s", i, d.Op, ph.Name), Value: ph.EndS - ph.StartS})
+			if _, ok := total[ph.Name]; !ok {
+				names = append(names, ph.Name)
+			}
+			total[ph.Name] += ph.EndS - ph.StartS
+		}
+		for _, n := range names {
+			out = append(out, metrics.Metric{Name: fmt.Sprintf("ddl%d_%s_%s_s", i, d.Op, n), Value: total[n]})
 		}
 	}
 	return out
