@@ -23,7 +23,6 @@ func StartTempTableConnections(srv *server.Server, cfg *config.TempTableConnecti
 	pages := (rows + perPage - 1) / perPage
 	for i := 0; i < cfg.Threads; i++ {
 		name := fmt.Sprintf("temp_conn[%d]", i)
-		r := srv.Sim.Stream(name)
 		sp := srv.Spaces.New(fmt.Sprintf("innodb_temporary.temp_%d", i+1))
 		sp.Temp = true
 		srv.Spawn(name, "temp", func(t *server.Thread) {
@@ -55,11 +54,10 @@ func StartTempTableConnections(srv *server.Server, cfg *config.TempTableConnecti
 						onTruncate(start, t.Now(), st)
 					}
 				}
-				if cfg.Think > 0 {
-					t.Sleep(sim.Time(cfg.Think))
-				} else {
-					t.Sleep(sim.Time(r.Int64N(int64(200 * sim.Microsecond)))) // client reconnect round trip
-				}
+				// The client's side of a connection: TCP handshake, server greeting, auth
+				// exchange and the statement itself are round trips (4 × client_rtt), then
+				// its own think time; the server's connect CPU is charged above.
+				t.Sleep(4*sim.Time(srv.Sc.HardwareProfile.ClientRTT) + sim.Time(cfg.Think))
 			}
 		})
 	}
