@@ -2,6 +2,8 @@ package runner_test
 
 import (
 	"os"
+	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -103,4 +105,50 @@ func BenchmarkSteady8c64gRunner(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*virt/wall, "vs/s")
 	b.ReportMetric(events/wall, "events/s")
+}
+
+// BenchmarkReproductionScenarios runs the three Faster-DDL reproduction scenarios under the
+// three policies (9 runs) on GOMAXPROCS workers, as `ddlsim compare --seeds 1` does for each,
+// and reports the wall time of the whole set (issue 4: under a minute on the 2-core CI VM).
+//
+//	go test -run '^$' -bench ReproductionScenarios -benchtime 1x -count 3 ./model/runner/
+func BenchmarkReproductionScenarios(b *testing.B) {
+	files := []string{"create-index", "optimize-table", "temp-table"}
+	var scs []*config.Scenario
+	var virt sim.Time
+	for _, f := range files {
+		for _, pol := range []string{"fullscan", "lazy", "indexed"} {
+			sc, err := config.LoadWith("../../scenarios/faster-ddl/"+f+".yaml", []string{"policy=" + pol}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			scs = append(scs, sc)
+			virt += sim.Time(sc.Warmup + sc.Duration)
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	b.ResetTimer()
+	for range b.N {
+		jobs := make(chan *config.Scenario)
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for sc := range jobs {
+					if _, err := runner.Run(sc, runner.Options{}); err != nil {
+						b.Error(err)
+					}
+				}
+			}()
+		}
+		for _, sc := range scs {
+			jobs <- sc
+		}
+		close(jobs)
+		wg.Wait()
+	}
+	wall := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(wall, "wall-s/set")
+	b.ReportMetric(virt.Seconds()/wall, "vs/s")
 }
