@@ -44,6 +44,7 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 	warm := sim.Time(sc.Warmup)
 	end := warm + sim.Time(sc.Duration)
 	var temps []tempTrunc
+	tempStart := -1.0 // report-clock start of the first temp-table connection loop
 	for i := range sc.Workload {
 		w := &sc.Workload[i]
 		switch {
@@ -55,6 +56,9 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 			err = workload.StartTPCC(srv, w.TPCC, onClock(warm, w.TPCC.Start))
 		case w.TempTableConnections != nil:
 			cfg := *w.TempTableConnections
+			if st := sim.Time(cfg.Start).Seconds(); tempStart < 0 || st < tempStart {
+				tempStart = st
+			}
 			cfg.Start += config.Duration(warm)
 			if cfg.Stop > 0 {
 				cfg.Stop += config.Duration(warm)
@@ -107,7 +111,7 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 		}
 	}
 	res.Events = s.EventsFired()
-	res.Summary = summarize(srv, &res.Series, temps)
+	res.Summary = summarize(srv, &res.Series, temps, tempStart, interval.Seconds())
 	// A statement still running at the end is reported, marked unfinished: its duration is a
 	// lower bound, never passed off as a complete result.
 	for _, p := range inflight {
@@ -241,7 +245,7 @@ func column(s *metrics.Series, name string) []float64 {
 	return out
 }
 
-func summarize(srv *server.Server, s *metrics.Series, temps []tempTrunc) metrics.Summary {
+func summarize(srv *server.Server, s *metrics.Series, temps []tempTrunc, tempStart, interval float64) metrics.Summary {
 	tps := column(s, "tps")
 	var sum metrics.Summary
 	add := func(n string, v float64) { sum = append(sum, metrics.Metric{Name: n, Value: v}) }
@@ -273,6 +277,25 @@ func summarize(srv *server.Server, s *metrics.Series, temps []tempTrunc) metrics
 		}
 		add("temp_truncate_ms_mean", mean(d))
 		add("temp_truncate_nodes_mean", nodes/float64(len(temps)))
+	}
+	if tempStart > 0 {
+		// The traffic before the connection loop starts vs while it runs.
+		var before, during, tb, td []float64
+		ic, tc := s.Col("iud_s"), s.Col("tps")
+		for _, row := range s.Rows {
+			switch {
+			case row[0] <= tempStart:
+				before, tb = append(before, row[ic]), append(tb, row[tc])
+			case row[0]-interval >= tempStart:
+				during, td = append(during, row[ic]), append(td, row[tc])
+			}
+		}
+		if len(before) > 0 && len(during) > 0 {
+			add("temp_loop_baseline_iud_s", mean(before))
+			add("temp_loop_iud_s", mean(during))
+			add("temp_loop_iud_ratio", mean(during)/mean(before))
+			add("temp_loop_tps_ratio", mean(td)/mean(tb))
+		}
 	}
 	return sum
 }
