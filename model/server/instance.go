@@ -23,15 +23,19 @@ type Instance struct {
 func newInstance(s *Server, id int, frames int) *Instance {
 	in := &Instance{ID: id, BP: bufpool.New(frames, s.Sc.MySQL.OldBlocksPct)}
 	in.BP.SetOldBlocksTime(uint32(int64(s.Sc.MySQL.OldBlocksTime) / 1e6))
-	// InnoDB's ib_mutex_t (TTASEventMutex): unlock wakes every sleeper, running threads barge.
-	opt := sim.MutexOptions{Cores: s.Cores, Spin: s.Costs.MutexSpin, Handoff: s.Costs.MutexHandoff, WakeAll: true}
 	if s.V57 {
-		in.LRU = sim.NewMutex(s.Sim, fmt.Sprintf("buf_pool_mutex[%d]", id), opt)
+		in.LRU = s.NewMutex(fmt.Sprintf("buf_pool_mutex[%d]", id))
 		in.Free = in.LRU
 	} else {
-		in.LRU = sim.NewMutex(s.Sim, fmt.Sprintf("LRU_list_mutex[%d]", id), opt)
-		in.Free = sim.NewMutex(s.Sim, fmt.Sprintf("free_list_mutex[%d]", id), opt)
+		in.LRU = s.NewMutex(fmt.Sprintf("LRU_list_mutex[%d]", id))
+		in.Free = s.NewMutex(fmt.Sprintf("free_list_mutex[%d]", id))
 	}
-	in.Flush = sim.NewMutex(s.Sim, fmt.Sprintf("flush_list_mutex[%d]", id), opt)
+	in.Flush = s.NewMutex(fmt.Sprintf("flush_list_mutex[%d]", id))
 	return in
+}
+
+// NewMutex is an InnoDB ib_mutex_t (TTASEventMutex) on this server's cores: contended, it spins
+// (costs.mutex_spin) then sleeps; unlock wakes every sleeper and running threads may barge.
+func (s *Server) NewMutex(name string) *sim.Mutex {
+	return sim.NewMutex(s.Sim, name, sim.MutexOptions{Cores: s.Cores, Spin: s.Costs.MutexSpin, Handoff: s.Costs.MutexHandoff, WakeAll: true})
 }

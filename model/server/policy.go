@@ -13,6 +13,7 @@ const (
 	OpExport        Op = "flush_for_export"
 	OpEncrypt       Op = "encrypt_tablespace"
 	OpTempTruncate  Op = "temp_truncate"
+	OpTempCreate    Op = "temp_create" // a new session temp tablespace: FLUSH_WRITE of its (empty) space
 	OpUndoTruncate  Op = "undo_truncate"
 	OpObserverFlush Op = "observer_flush"
 )

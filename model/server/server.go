@@ -90,6 +90,9 @@ type Stats struct {
 	StalePagesFreed   uint64
 	Connects          uint64
 	TempTruncations   uint64
+	// TempClosing is a gauge: sessions whose server thread is still cleaning up after the
+	// client disconnected (the trace's growing thread count under the feature-off run).
+	TempClosing int64
 	CleanerFlushed    uint64
 	CleanerLRUEvicted uint64
 }

@@ -12,28 +12,115 @@ import (
 // tempRowBytes: a GROUP BY / information_schema temp-table row, ~100 bytes.
 const tempRowBytes = 100
 
+// Session temporary tablespaces (srv/srv0tmp.cc, 8.0.13+): a pool of .ibt files created at
+// startup (POOL_INITIAL_SIZE) and grown by POOL_EXPAND_SIZE under the pool mutex when a session
+// finds it empty; a file starts at FIL_IBT_FILE_INITIAL_SIZE pages.
+const (
+	ibtPoolInitial = 10
+	ibtPoolExpand  = 10
+	ibtInitialSize = 5
+)
+
+// ibtPool is ibt::Tablespace_pool.
+type ibtPool struct {
+	srv  *server.Server
+	mu   *sim.Mutex // Tablespace_pool::m_mutex
+	free []*server.Space
+	n    int
+	// Created counts tablespaces created after startup (each cost a FLUSH_WRITE scan).
+	created int
+}
+
+func newIBTPool(srv *server.Server) *ibtPool {
+	p := &ibtPool{srv: srv, mu: srv.NewMutex("ibt_pool_mutex")}
+	for range ibtPoolInitial {
+		p.free = append(p.free, p.newSpace())
+	}
+	return p
+}
+
+func (p *ibtPool) newSpace() *server.Space {
+	p.n++
+	sp := p.srv.Spaces.New(fmt.Sprintf("innodb_temporary.ibt_%d", p.n))
+	sp.Temp = true
+	sp.NextPage = 3 // fsp header, ibuf bitmap, inode: the data pages come after
+	return sp
+}
+
+// get is Tablespace_pool::get: a free tablespace for a session's first temp table, expanding
+// the pool (under its mutex) when none is free. Tablespace::create makes the file and then
+// calls buf_LRU_flush_or_remove_pages(space, BUF_REMOVE_FLUSH_WRITE): a full flush-list scan
+// under fullscan, although the new space has no pages.
+func (p *ibtPool) get(t *server.Thread) *server.Space {
+	s := p.srv
+	t.Lock(p.mu)
+	if len(p.free) == 0 {
+		for range ibtPoolExpand {
+			sp := p.newSpace()
+			t.IO(s.Temp, sim.Write, ibtInitialSize*s.PageSize) // fil_ibt_create: write the initial pages
+			t.IO(s.Temp, sim.Sync, 0)
+			s.Policy.FlushPages(t, sp, 0, server.OpTempCreate)
+			p.free = append(p.free, sp)
+			p.created++
+		}
+	}
+	sp := p.free[len(p.free)-1]
+	p.free = p.free[:len(p.free)-1]
+	t.Unlock(p.mu)
+	return sp
+}
+
+// put is the end of Tablespace_pool::free_ts: back to the free list.
+func (p *ibtPool) put(t *server.Thread, sp *server.Space) {
+	t.Lock(p.mu)
+	p.free = append(p.free, sp)
+	t.Unlock(p.mu)
+}
+
 // StartTempTableConnections spawns clients that loop connect → a statement that materializes
-// an InnoDB internal temp table in the session's temporary tablespace → disconnect. At
-// disconnect 8.0.13+ truncates the session temp tablespace when the session extended it
-// (srv0tmp.cc Tablespace_pool::free_ts → fil_truncate_tablespace), which is where the
-// policies differ. onTruncate (may be nil) receives each truncation's work.
+// an InnoDB internal temp table in the session's temporary tablespace → disconnect.
+//
+// The disconnect is asynchronous, as in MySQL: the client sends COM_QUIT, closes its socket and
+// opens the next connection at once, while the old connection's server thread cleans the
+// session up. The cleanup truncates the session temp tablespace when the session extended it
+// (srv0tmp.cc Tablespace_pool::free_ts → fil_truncate_tablespace), which is where the policies
+// differ; only then does the tablespace go back to the pool. A client looping faster than the
+// truncations finish therefore piles up concurrent cleanups, and the pool grows. onTruncate
+// (may be nil) receives each truncation's work.
 func StartTempTableConnections(srv *server.Server, cfg *config.TempTableConnections, onTruncate func(start, end sim.Time, st server.ScanStats)) error {
 	rows := int64(cfg.TempRows)
 	perPage := (srv.PageSize - 120) * 15 / 16 / (tempRowBytes + 5)
 	pages := (rows + perPage - 1) / perPage
+	pool := newIBTPool(srv)
+	cleanup := func(sp *server.Space) func(t *server.Thread) {
+		return func(t *server.Thread) {
+			defer func() { srv.Stats.TempClosing-- }()
+			if sp.NextPage > ibtInitialSize { // the session extended the file
+				start := t.Now()
+				sp.Version++ // 8.0.23+: bump_version(); before, the scan below frees the pages
+				st := srv.Policy.DropPages(t, sp, server.OpTempTruncate)
+				t.Pay()
+				sp.NextPage = 3
+				srv.Stats.TempTruncations++
+				if onTruncate != nil {
+					onTruncate(start, t.Now(), st)
+				}
+			}
+			pool.put(t, sp)
+		}
+	}
 	for i := 0; i < cfg.Threads; i++ {
 		name := fmt.Sprintf("temp_conn[%d]", i)
-		sp := srv.Spaces.New(fmt.Sprintf("innodb_temporary.temp_%d", i+1))
-		sp.Temp = true
 		srv.Spawn(name, "temp", func(t *server.Thread) {
 			if at := sim.Time(cfg.Start); at > t.Now() {
 				t.Sleep(at - t.Now())
 			}
 			co := &srv.Costs
-			for cfg.Stop == 0 || t.Now() < sim.Time(cfg.Stop) {
+			for n := 0; cfg.Stop == 0 || t.Now() < sim.Time(cfg.Stop); n++ {
 				t.Charge(co.Connect)
 				srv.Stats.Connects++
 				t.Charge(co.Statement + sim.Time(rows)*co.TempTableRow)
+				sp := pool.get(t)
 				for p := int64(0); p < pages; p++ {
 					t.NewPage(schema.MakePageID(sp.ID, sp.NextPage))
 					sp.NextPage++
@@ -42,18 +129,10 @@ func StartTempTableConnections(srv *server.Server, cfg *config.TempTableConnecti
 					t.Read(schema.MakePageID(sp.ID, uint32(3+p)))
 				}
 				srv.Stats.Reads++
-				// Disconnect: the session extended its temp tablespace, so it is truncated.
-				if sp.NextPage > 5 { // FIL_IBT_FILE_INITIAL_SIZE
-					start := t.Now()
-					sp.Version++ // 8.0.23+: bump_version(); before, the scan below frees them
-					st := srv.Policy.DropPages(t, sp, server.OpTempTruncate)
-					t.Pay()
-					sp.NextPage = 3
-					srv.Stats.TempTruncations++
-					if onTruncate != nil {
-						onTruncate(start, t.Now(), st)
-					}
-				}
+				t.Pay()
+				// Disconnect: the session's server thread cleans up on its own.
+				srv.Stats.TempClosing++
+				srv.Spawn(fmt.Sprintf("%s.session[%d].cleanup", name, n), "temp", cleanup(sp))
 				// The client's side of a connection: TCP handshake, server greeting, auth
 				// exchange and the statement itself are round trips (4 × client_rtt), then
 				// its own think time; the server's connect CPU is charged above.
