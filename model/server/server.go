@@ -92,7 +92,7 @@ type Stats struct {
 	TempTruncations   uint64
 	// TempClosing is a gauge: sessions whose server thread is still cleaning up after the
 	// client disconnected (the trace's growing thread count under the feature-off run).
-	TempClosing int64
+	TempClosing       int64
 	CleanerFlushed    uint64
 	CleanerLRUEvicted uint64
 }
