@@ -29,14 +29,7 @@ func TestReproduceCreateIndexBands(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.policy, func(t *testing.T) {
 			t.Parallel()
-			sc, err := config.LoadWith("../../scenarios/faster-ddl/create-index.yaml", []string{"policy=" + c.policy}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := runner.Run(sc, runner.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := runReproduction(t, "create-index", c.policy)
 			d := ddlOf(t, r, "create_index")
 			if d.Unfinished {
 				t.Fatalf("CREATE INDEX did not finish within the scenario")
@@ -65,14 +58,7 @@ func TestReproduceTempTableBands(t *testing.T) {
 	}{{"fullscan", 0, 0.25}, {"indexed", 0.90, 1.01}, {"lazy", 0.90, 1.01}} {
 		t.Run(c.policy, func(t *testing.T) {
 			t.Parallel()
-			sc, err := config.LoadWith("../../scenarios/faster-ddl/temp-table.yaml", []string{"policy=" + c.policy}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := runner.Run(sc, runner.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := runReproduction(t, "temp-table", c.policy)
 			ratio := get(t, r, "temp_loop_iud_ratio")
 			t.Logf("%s: iud/s %.0f -> %.0f (%.1f%%), %v truncations", c.policy, get(t, r, "temp_loop_baseline_iud_s"), get(t, r, "temp_loop_iud_s"), 100*ratio, get(t, r, "temp_truncations"))
 			if ratio < c.lo || ratio > c.hi {
@@ -80,4 +66,18 @@ func TestReproduceTempTableBands(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runReproduction runs scenarios/faster-ddl/NAME.yaml under policy.
+func runReproduction(t *testing.T, name, policy string) *runner.Result {
+	t.Helper()
+	sc, err := config.LoadWith("../../scenarios/faster-ddl/"+name+".yaml", []string{"policy=" + policy}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := runner.Run(sc, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
