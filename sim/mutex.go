@@ -74,6 +74,18 @@ func NewMutex(s *Sim, name string, opt MutexOptions) *Mutex {
 }
 
 func (m *Mutex) Name() string       { return m.name }
+
+// ResetStats zeroes the statistics (e.g. at the end of a warm-up), keeping the mutex's state.
+func (m *Mutex) ResetStats() {
+	m.stats.Acquisitions, m.stats.Contended = 0, 0
+	m.stats.Wait.Reset()
+	for _, h := range m.stats.HoldByKind {
+		h.Reset()
+	}
+	for _, h := range m.stats.WaitByKind {
+		h.Reset()
+	}
+}
 func (m *Mutex) Holder() *Proc      { return m.holder }
 func (m *Mutex) Waiters() int       { return m.waiters.len() }
 func (m *Mutex) Stats() *MutexStats { return &m.stats }

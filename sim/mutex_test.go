@@ -238,3 +238,24 @@ func TestMutexWakeAllHoldExcludesRunQueue(t *testing.T) {
 		t.Fatalf("FIFO hand-off p99 hold %v: expected run-queue waits inside the hold (the test lost its contrast)", h)
 	}
 }
+
+// ResetStats forgets what happened before (a warm-up) and keeps counting afterwards.
+func TestMutexResetStats(t *testing.T) {
+	s := New(1)
+	defer s.Close()
+	m := NewMutex(s, "m", MutexOptions{WakeAll: true})
+	s.Spawn("a", "fg", func(p *Proc) {
+		m.Lock(p)
+		p.Sleep(10)
+		m.Unlock(p)
+		m.ResetStats()
+		m.Lock(p)
+		p.Sleep(3)
+		m.Unlock(p)
+	})
+	s.Run(Forever)
+	st := m.Stats()
+	if h := st.HoldByKind["fg"]; st.Acquisitions != 1 || h.Count() != 1 || h.Sum() != 3 || st.Wait.Count() != 1 {
+		t.Fatalf("after reset: acquisitions %d, holds %d (sum %v), waits %d; want 1, 1 (3), 1", st.Acquisitions, h.Count(), h.Sum(), st.Wait.Count())
+	}
+}

@@ -128,6 +128,7 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 	}
 	printSummary(w, res.Summary)
 	printDDL(w, res.DDL)
+	printMutexes(w, res.Mutexes)
 
 	if out != "" {
 		cfg, err := config.Marshal(sc)
@@ -139,6 +140,7 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 			Series:  &res.Series,
 			Summary: res.Summary,
 			DDL:     res.DDL,
+			Mutexes: res.Mutexes,
 			Meta: []metrics.MetaItem{
 				{Key: "scenario", Value: sc.Name},
 				{Key: "seed", Value: sc.Seed},

@@ -152,3 +152,25 @@ func (p *progress) clear() {
 		p.drawn = false
 	}
 }
+
+// printMutexes prints the mutex rows that held or waited for at least a millisecond in all:
+// who held each buffer-pool mutex class, and who waited for it.
+func printMutexes(w io.Writer, rows []metrics.MutexRow) {
+	var show []metrics.MutexRow
+	for _, r := range rows {
+		if r.HoldS >= 1e-3 || r.WaitS >= 1e-3 {
+			show = append(show, r)
+		}
+	}
+	if len(show) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nmutexes (measured time; all instances of a class together):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  mutex\tthread\tacquisitions\thold_s\thold_p99_us\thold_max_ms\twait_s\twait_p99_us")
+	for _, r := range show {
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Mutex, r.Thread, r.Acquisitions,
+			human(r.HoldS), human(r.HoldP99Us), human(r.HoldMaxMs), human(r.WaitS), human(r.WaitP99Us))
+	}
+	tw.Flush()
+}

@@ -71,3 +71,19 @@ type DDLResult struct {
 	MeanTPS          float64 `json:"mean_tps"`
 	SecondsBelowHalf float64 `json:"seconds_below_half"`
 }
+
+// MutexRow is one mutex class (all instances of e.g. LRU_list_mutex together) and one kind of
+// thread ("fg" client threads, "ddl", "cleaner", "temp", ...): how long that kind held it and
+// waited for it over the measured time. Holds and waits are in the kernel's virtual time.
+type MutexRow struct {
+	Mutex        string  `json:"mutex"`
+	Thread       string  `json:"thread"`
+	Acquisitions uint64  `json:"acquisitions"`
+	HoldS        float64 `json:"hold_s"`
+	HoldP50Us    float64 `json:"hold_p50_us"`
+	HoldP99Us    float64 `json:"hold_p99_us"`
+	HoldMaxMs    float64 `json:"hold_max_ms"`
+	WaitS        float64 `json:"wait_s"`
+	WaitP99Us    float64 `json:"wait_p99_us"`
+	WaitMaxMs    float64 `json:"wait_max_ms"`
+}

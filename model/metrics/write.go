@@ -21,6 +21,8 @@ type Bundle struct {
 	Series  *Series
 	Summary Summary
 	DDL     []DDLResult
+	// Mutexes: hold and wait time by mutex class and thread kind (mutexes.csv); nil writes none.
+	Mutexes []MutexRow
 	// Meta identifies the run (scenario, seed, config_hash, version, command ...); order is
 	// kept in summary.json.
 	Meta []MetaItem
@@ -43,6 +45,7 @@ const (
 	SummaryFile = "summary.json"
 	DDLFile     = "ddl.csv"
 	ConfigFile  = "config.yaml"
+	MutexFile   = "mutexes.csv"
 )
 
 // WriteDir writes the bundle to dir atomically: every file is written and fsynced in a
@@ -79,6 +82,12 @@ func WriteDir(dir string, b Bundle) (err error) {
 		{SeriesFile, func() ([]byte, error) { return seriesCSV(b.Series) }},
 		{DDLFile, func() ([]byte, error) { return ddlCSV(b.DDL) }},
 		{SummaryFile, func() ([]byte, error) { return summaryJSON(b) }},
+	}
+	if b.Mutexes != nil {
+		files = append(files, struct {
+			name string
+			gen  func() ([]byte, error)
+		}{MutexFile, func() ([]byte, error) { return mutexCSV(b.Mutexes) }})
 	}
 	if b.Config != nil {
 		files = append(files, struct {
@@ -276,6 +285,29 @@ func ddlCSV(ddl []DDLResult) ([]byte, error) {
 				}
 			}
 			rec = append(rec, cell)
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	return buf.Bytes(), w.Error()
+}
+
+// mutexCSV writes MutexRow's JSON field names as the header, one row per (mutex, thread).
+func mutexCSV(rows []MutexRow) ([]byte, error) {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	t := reflect.TypeFor[MutexRow]()
+	var header []string
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		header = append(header, name)
+	}
+	w.Write(header)
+	for _, r := range rows {
+		v := reflect.ValueOf(r)
+		rec := make([]string, t.NumField())
+		for i := range rec {
+			rec[i] = formatValue(v.Field(i))
 		}
 		w.Write(rec)
 	}

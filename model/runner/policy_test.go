@@ -5,6 +5,8 @@ package runner_test
 import (
 	"fmt"
 	"testing"
+
+	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
 const ddlBase = `
@@ -214,5 +216,36 @@ func TestUnfinishedDDLIsReported(t *testing.T) {
 		mix: "oltp_write_only", extra: ", rate: 1500", rest: createBig}.yaml())
 	if d := ddlOf(t, r, "create_index"); d.Unfinished {
 		t.Errorf("a finished CREATE INDEX is marked unfinished")
+	}
+}
+
+// The mutex report says who held the LRU mutex: under fullscan the temp-table cleanup threads
+// hold it for long stretches (whole-LRU walks), under indexed only briefly; and the client
+// threads' wait for it follows.
+func TestMutexReportByHolder(t *testing.T) {
+	t.Parallel()
+	row := func(rows []metrics.MutexRow, mutex, thread string) metrics.MutexRow {
+		for _, r := range rows {
+			if r.Mutex == mutex && r.Thread == thread {
+				return r
+			}
+		}
+		return metrics.MutexRow{}
+	}
+	var temp, fg [2]metrics.MutexRow
+	for i, pol := range []string{"fullscan", "indexed"} {
+		r := run(t, dd{pool: "512MiB", ahi: true, policy: pol, duration: "3s", threads: 8, mix: "oltp_read_only", rest: tempConn}.yaml())
+		temp[i], fg[i] = row(r.Mutexes, "LRU_list_mutex", "temp"), row(r.Mutexes, "LRU_list_mutex", "fg")
+		t.Logf("%s: temp holds %.4f s (max %.3f ms), fg waits %.4f s", pol, temp[i].HoldS, temp[i].HoldMaxMs, fg[i].WaitS)
+	}
+	if temp[0].Acquisitions == 0 || fg[0].Acquisitions == 0 {
+		t.Fatalf("no LRU_list_mutex rows for temp/fg threads: %+v %+v", temp[0], fg[0])
+	}
+	if !(temp[0].HoldMaxMs > 10*temp[1].HoldMaxMs && temp[0].HoldS > 10*temp[1].HoldS) {
+		t.Errorf("fullscan temp hold %.4f s (max %.3f ms) not far above indexed %.4f s (max %.3f ms)",
+			temp[0].HoldS, temp[0].HoldMaxMs, temp[1].HoldS, temp[1].HoldMaxMs)
+	}
+	if !(fg[0].WaitS > 3*fg[1].WaitS) {
+		t.Errorf("client threads waited %.4f s under fullscan vs %.4f s under indexed: want far more", fg[0].WaitS, fg[1].WaitS)
 	}
 }

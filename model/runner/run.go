@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -97,7 +98,12 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 	res.Series.Columns = Columns
 	rec := newRecorder(srv, &res.Series, opt, func() bool { return running > 0 })
 	interval := sim.Time(sc.Report.Interval)
-	s.At(warm, func() { rec.reset() })
+	s.At(warm, func() {
+		for _, m := range srv.Mutexes() {
+			m.ResetStats() // report the measured time only
+		}
+		rec.reset()
+	})
 	for t := warm + interval; t <= end; t += interval {
 		s.At(t, rec.sample)
 	}
@@ -111,6 +117,7 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 		}
 	}
 	res.Events = s.EventsFired()
+	res.Mutexes = mutexRows(srv)
 	res.Summary = summarize(srv, &res.Series, temps, tempStart, interval.Seconds())
 	// A statement still running at the end is reported, marked unfinished: its duration is a
 	// lower bound, never passed off as a complete result.
@@ -124,6 +131,59 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 		res.DDL = append(res.DDL, ddlResult(d, warm, interval, &res.Series))
 	}
 	return res, nil
+}
+
+// mutexRows merges each mutex class's instances (LRU_list_mutex[0..n-1] → LRU_list_mutex) and
+// reports, per thread kind, the hold and wait time in the measured period. Rows are sorted by
+// mutex class, then thread kind; a kind that neither held nor waited is left out.
+func mutexRows(srv *server.Server) []metrics.MutexRow {
+	type agg struct{ hold, wait sim.Histogram }
+	byClass := map[string]map[string]*agg{}
+	var classes []string
+	for _, m := range srv.Mutexes() {
+		class, _, _ := strings.Cut(m.Name(), "[")
+		kinds := byClass[class]
+		if kinds == nil {
+			kinds = map[string]*agg{}
+			byClass[class] = kinds
+			classes = append(classes, class)
+		}
+		st := m.Stats()
+		for _, k := range st.Kinds() {
+			a := kinds[k]
+			if a == nil {
+				a = &agg{}
+				kinds[k] = a
+			}
+			a.wait.Merge(st.WaitByKind[k])
+			if h := st.HoldByKind[k]; h != nil {
+				a.hold.Merge(h)
+			}
+		}
+	}
+	sort.Strings(classes)
+	us := func(t sim.Time) float64 { return float64(t) / 1e3 }
+	var rows []metrics.MutexRow
+	for _, c := range classes {
+		var kinds []string
+		for k := range byClass[c] {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		for _, k := range kinds {
+			a := byClass[c][k]
+			if a.hold.Count() == 0 && a.wait.Sum() == 0 {
+				continue
+			}
+			rows = append(rows, metrics.MutexRow{
+				Mutex: c, Thread: k, Acquisitions: a.hold.Count(),
+				HoldS: a.hold.Sum().Seconds(), HoldP50Us: us(a.hold.Quantile(0.5)), HoldP99Us: us(a.hold.Quantile(0.99)),
+				HoldMaxMs: float64(a.hold.Max()) / 1e6,
+				WaitS: a.wait.Sum().Seconds(), WaitP99Us: us(a.wait.Quantile(0.99)), WaitMaxMs: float64(a.wait.Max()) / 1e6,
+			})
+		}
+	}
+	return rows
 }
 
 // onClock converts a report-clock start to simulation time: 0 means from the very beginning.

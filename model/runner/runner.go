@@ -24,7 +24,8 @@ type Result struct {
 	Series     metrics.Series
 	Summary    metrics.Summary
 	DDL        []metrics.DDLResult
-	Events     uint64 // kernel events fired (for performance reporting)
+	Mutexes    []metrics.MutexRow // hold/wait by mutex class and thread kind, measured time only
+	Events     uint64             // kernel events fired (for performance reporting)
 }
 
 // Run simulates sc (already loaded and validated) and returns its result. A simulated DDL

@@ -36,6 +36,13 @@ func newInstance(s *Server, id int, frames int) *Instance {
 
 // NewMutex is an InnoDB ib_mutex_t (TTASEventMutex) on this server's cores: contended, it spins
 // (costs.mutex_spin) then sleeps; unlock wakes every sleeper and running threads may barge.
+// The server keeps every mutex it makes, for reports (Mutexes).
 func (s *Server) NewMutex(name string) *sim.Mutex {
-	return sim.NewMutex(s.Sim, name, sim.MutexOptions{Cores: s.Cores, Spin: s.Costs.MutexSpin, Handoff: s.Costs.MutexHandoff, WakeAll: true})
+	m := sim.NewMutex(s.Sim, name, sim.MutexOptions{Cores: s.Cores, Spin: s.Costs.MutexSpin, Handoff: s.Costs.MutexHandoff, WakeAll: true})
+	s.mutexes = append(s.mutexes, m)
+	return m
+}
+
+// Mutexes lists every mutex made by NewMutex, in creation order.
+func (s *Server) Mutexes() []*sim.Mutex { return s.mutexes
 }

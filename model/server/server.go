@@ -46,6 +46,8 @@ type Server struct {
 	Dblwr    bool
 
 	Policy Policy
+	// mutexes made by NewMutex (buffer-pool lists, the temp-tablespace pool), for reports
+	mutexes []*sim.Mutex
 	// lazy: the policy frees stale pages where it meets them (set by SetPolicy).
 	lazy   bool
 	Spaces Spaces
