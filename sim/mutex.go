@@ -73,7 +73,7 @@ func NewMutex(s *Sim, name string, opt MutexOptions) *Mutex {
 	}}
 }
 
-func (m *Mutex) Name() string       { return m.name }
+func (m *Mutex) Name() string { return m.name }
 
 // ResetStats zeroes the statistics (e.g. at the end of a warm-up), keeping the mutex's state.
 func (m *Mutex) ResetStats() {

@@ -179,7 +179,7 @@ func mutexRows(srv *server.Server) []metrics.MutexRow {
 				Mutex: c, Thread: k, Acquisitions: a.hold.Count(),
 				HoldS: a.hold.Sum().Seconds(), HoldP50Us: us(a.hold.Quantile(0.5)), HoldP99Us: us(a.hold.Quantile(0.99)),
 				HoldMaxMs: float64(a.hold.Max()) / 1e6,
-				WaitS: a.wait.Sum().Seconds(), WaitP99Us: us(a.wait.Quantile(0.99)), WaitMaxMs: float64(a.wait.Max()) / 1e6,
+				WaitS:     a.wait.Sum().Seconds(), WaitP99Us: us(a.wait.Quantile(0.99)), WaitMaxMs: float64(a.wait.Max()) / 1e6,
 			})
 		}
 	}

@@ -44,5 +44,6 @@ func (s *Server) NewMutex(name string) *sim.Mutex {
 }
 
 // Mutexes lists every mutex made by NewMutex, in creation order.
-func (s *Server) Mutexes() []*sim.Mutex { return s.mutexes
+func (s *Server) Mutexes() []*sim.Mutex {
+	return s.mutexes
 }
