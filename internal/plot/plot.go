@@ -153,9 +153,14 @@ func Throughput(title string, traces []Trace) (*plot.Plot, error) {
 }
 
 func addPhaseMarks(p *plot.Plot, d metrics.DDLResult, top float64) error {
-	var pts plotter.XYs
-	var names []string
+	// Phases too short to see (a row-log apply of milliseconds in a minute-long DDL) get no
+	// mark; of two labels closer than 2% of the statement, the longer phase keeps its label.
+	span := d.EndS - d.StartS
+	var shown []metrics.Phase
 	for _, ph := range d.Phases {
+		if span > 0 && ph.EndS-ph.StartS < 0.005*span {
+			continue
+		}
 		l, err := plotter.NewLine(plotter.XYs{{X: ph.StartS, Y: 0}, {X: ph.StartS, Y: top}})
 		if err != nil {
 			return err
@@ -164,6 +169,17 @@ func addPhaseMarks(p *plot.Plot, d metrics.DDLResult, top float64) error {
 		l.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
 		l.Width = vg.Points(0.6)
 		p.Add(l)
+		if n := len(shown); n > 0 && span > 0 && ph.StartS-shown[n-1].StartS < 0.02*span {
+			if ph.EndS-ph.StartS > shown[n-1].EndS-shown[n-1].StartS {
+				shown[n-1] = ph
+			}
+			continue
+		}
+		shown = append(shown, ph)
+	}
+	var pts plotter.XYs
+	var names []string
+	for _, ph := range shown {
 		pts = append(pts, plotter.XY{X: ph.StartS, Y: top * 0.98})
 		names = append(names, ph.Name)
 	}
