@@ -49,6 +49,7 @@ func ibSpec(rows int64) Spec {
 		Version:             "8.0.32",
 		Rows:                rows,
 		RowBytes:            InsertBenchmarkRowBytes,
+		PKLeafPages:         InsertBenchmarkPKLeafPages(rows, 16*kib),
 		Indexes:             InsertBenchmarkIndexes(),
 		Threads:             4,
 		BufferSize:          2 * gib,

@@ -34,6 +34,7 @@ const (
 // leaf ordinal.
 type Index struct {
 	Name        string
+	Columns     []string // key columns of a secondary index (nil: not known, e.g. PRIMARY)
 	Space       uint32
 	Rows        int64
 	LeafRecs    int     // records per leaf page
@@ -44,6 +45,8 @@ type Index struct {
 	Base        uint32 // first page number of the index in its space
 	Pages       int64  // total pages
 	RecordBytes int    // leaf record size on disk
+	KeyBytes    int    // node-pointer key size (without child page number and header)
+	PageSize    int64
 }
 
 // NewIndex shapes an index of `rows` records of recordBytes each (leaf format) and keyBytes of
@@ -59,7 +62,7 @@ func NewIndex(name string, space uint32, base uint32, rows int64, recordBytes, k
 		nodeRecs = 2
 	}
 	ix := &Index{Name: name, Space: space, Base: base, Rows: rows, LeafRecs: leafRecs, NodeRecs: nodeRecs,
-		RecordBytes: recordBytes + recHeader}
+		RecordBytes: recordBytes + recHeader, KeyBytes: keyBytes, PageSize: pageSize}
 	// Build level sizes bottom-up, then reverse so [0] is the root.
 	n := (rows + int64(leafRecs) - 1) / int64(leafRecs)
 	if n < 1 {
@@ -133,6 +136,7 @@ func (ix *Index) LeafOf(i int64) int64 { return i / int64(ix.LeafRecs) }
 type Table struct {
 	Name      string
 	Group     string
+	Kind      string // sysbench | tpcc | insert_benchmark (the data group's kind)
 	Space     uint32
 	Rows      int64
 	RowBytes  int // clustered-index record payload (columns only)
@@ -167,11 +171,12 @@ const firstIndexPage = 3
 
 // NewSysbenchTable shapes sbtestN with `rows` rows and nSecondary secondary indexes on k.
 func NewSysbenchTable(name, group string, space uint32, rows int64, nSecondary int, pageSize int64) *Table {
-	t := &Table{Name: name, Group: group, Space: space, Rows: rows, RowBytes: SysbenchRowBytes}
+	t := &Table{Name: name, Group: group, Kind: KindSysbench, Space: space, Rows: rows, RowBytes: SysbenchRowBytes}
 	t.Primary = NewIndex(name+".PRIMARY", space, firstIndexPage, rows, SysbenchRowBytes, SysbenchPKKey, pageSize)
 	next := uint32(firstIndexPage + t.Primary.Pages)
 	for i := 0; i < nSecondary; i++ {
 		ix := NewIndex(fmt.Sprintf("%s.k_%d", name, i+1), space, next, rows, SysbenchKEntry, SysbenchKEntry, pageSize)
+		ix.Columns = []string{"k"}
 		t.Secondary = append(t.Secondary, ix)
 		next += uint32(ix.Pages)
 	}
@@ -182,9 +187,18 @@ func NewSysbenchTable(name, group string, space uint32, rows int64, nSecondary i
 
 // RowsForSize returns how many sysbench rows make a tablespace of about size bytes.
 func RowsForSize(size int64, pageSize int64, nSecondary int) int64 {
+	return RowsForSizeOf(KindSysbench, size, pageSize, nSecondary)
+}
+
+// RowsForSizeOf returns how many rows of a sysbench or insert-benchmark table with
+// nSecondary secondary indexes make a tablespace of about size bytes.
+func RowsForSizeOf(kind string, size int64, pageSize int64, nSecondary int) int64 {
 	// Bytes per row = primary record share + secondary record shares, at the random-insert fill
 	// of a loaded table (~15/16 after sysbench's sequential prepare).
 	probe := NewSysbenchTable("probe", "", 0, 1_000_000, nSecondary, pageSize)
+	if kind == KindInsertBenchmark {
+		probe = NewInsertBenchmarkTable("probe", "", 0, 1_000_000, nSecondary, pageSize)
+	}
 	perRow := float64(probe.Pages()*pageSize) / 1e6
 	return int64(float64(size) / perRow)
 }
@@ -193,16 +207,11 @@ func RowsForSize(size int64, pageSize int64, nSecondary int) int64 {
 // system columns are added) keyed by pkBytes, and one secondary index per entry in secEntry
 // (its column bytes; the primary key is appended).
 func NewTable(name, group string, space uint32, rows int64, rowBytes, pkBytes int, secEntry []int, pageSize int64) *Table {
-	t := &Table{Name: name, Group: group, Space: space, Rows: rows, RowBytes: rowBytes + sysColumns}
-	t.Primary = NewIndex(name+".PRIMARY", space, firstIndexPage, rows, rowBytes+sysColumns, pkBytes, pageSize)
-	next := uint32(firstIndexPage + t.Primary.Pages)
+	var sec []IndexDef
 	for i, e := range secEntry {
-		ix := NewIndex(fmt.Sprintf("%s.sec_%d", name, i+1), space, next, rows, e+pkBytes, e+pkBytes, pageSize)
-		t.Secondary = append(t.Secondary, ix)
-		next += uint32(ix.Pages)
+		sec = append(sec, IndexDef{Name: fmt.Sprintf("sec_%d", i+1), EntryBytes: e + pkBytes})
 	}
-	t.NextPage = next
-	return t
+	return newTable(name, group, space, rows, rowBytes, pkBytes, sec, pageSize)
 }
 
 // Page returns the page id of the p-th page of level l (0 = root level).
