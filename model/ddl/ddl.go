@@ -7,8 +7,8 @@ package ddl
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/indexbuild"
 	"github.com/ddlsim/ddlsim/model/metrics"
@@ -134,37 +134,63 @@ func run(t *server.Thread, ev config.DDLEvent, r *Result) {
 // load that used it continues on cold pages (TRUNCATE semantics; DROP followed by re-create).
 func recreate(srv *server.Server, tab *schema.Table) {
 	nsp := srv.Spaces.New(tab.Name)
-	nt := schema.NewSysbenchTable(tab.Name, tab.Group, nsp.ID, tab.Rows, len(tab.Secondary), srv.PageSize)
+	nt := tab.Fresh(nsp.ID)
 	*tab = *nt
 	nsp.Table, nsp.NextPage = tab, tab.NextPage
-}
-
-// keyBytes is the stored size of a secondary-index entry on the named sysbench columns.
-func keyBytes(cols []string) int64 {
-	n := int64(schema.SysbenchPKKey)
-	for _, c := range cols {
-		switch strings.ToLower(c) {
-		case "c":
-			n += 120
-		case "pad":
-			n += 60
-		default:
-			n += 4
-		}
-	}
-	return n
 }
 
 // pool adapts the server's buffer pool to indexbuild.Pool: the DDL's scan reads the source
 // table's leaves through the pool, and the bulk load creates the new index's pages, dirtied and
 // tagged with the flush observer.
+//
+// Aggregation (docs/indexbuild.md "What is aggregated"): a table whose clustered index has
+// more leaves than the pool has frames is scanned extent by extent, not page by page: an
+// extent (64 pages, the read-ahead unit) whose first page is in the pool is read from it
+// (PageHit CPU per page), the others are left to the build, which reads them from the data
+// device in read-ahead extents. And of the pages the load creates, only the last ones of each
+// index — as many, over all indexes, as the pool has frames — go through the pool page by
+// page: the earlier ones are evicted before the load ends, so the build writes them back in
+// aggregate while the load runs. The pool therefore ends the load holding the same pages, and
+// the observer flush meets the same dirty set, as with every page passed through it.
 type pool struct {
 	srv     *server.Server
 	src     *schema.Table
 	dst     []*schema.Index // where each built index's pages go
 	next    []int64         // pages created so far per index
+	window  []int64         // per index: its last window[i] pages go through the pool
+	total   []int64         // per index: the pages the build creates
+	bulk    bool            // scan extent by extent (the source is larger than the pool)
 	obs     uint16
 	threads map[*sim.Proc]*server.Thread
+}
+
+// newPool builds the adapter for a build of specs into dst from src. oneAtATime: the
+// indexes are loaded one after another, so the pool's window goes to the last ones.
+func newPool(srv *server.Server, src *schema.Table, specs []indexbuild.Index, dst []*schema.Index, obs uint16, oneAtATime bool) *pool {
+	p := &pool{srv: srv, src: src, dst: dst, next: make([]int64, len(dst)), window: make([]int64, len(dst)),
+		total: make([]int64, len(dst)), obs: obs, threads: map[*sim.Proc]*server.Thread{}}
+	frames := int64(srv.Frames())
+	p.bulk = src.Primary.LeafPages() > frames
+	var sum int64
+	for i, ix := range specs {
+		p.total[i] = indexbuild.IndexPages(src.Rows, ix, srv.PageSize)
+		sum += p.total[i]
+	}
+	switch {
+	case sum <= frames:
+		copy(p.window, p.total)
+	case oneAtATime:
+		left := frames
+		for i := len(dst) - 1; i >= 0; i-- {
+			p.window[i] = min(p.total[i], left)
+			left -= p.window[i]
+		}
+	default:
+		for i := range dst {
+			p.window[i] = p.total[i] * frames / sum
+		}
+	}
+	return p
 }
 
 func (p *pool) thread(pr *sim.Proc) *server.Thread {
@@ -176,20 +202,44 @@ func (p *pool) thread(pr *sim.Proc) *server.Thread {
 	return t
 }
 
-func (p *pool) ReadLeaves(pr *sim.Proc, from, n int64) {
+// extentLeaves is the read-ahead unit of the aggregated scan (64 pages, one extent).
+const extentLeaves = 64
+
+func (p *pool) ReadLeaves(pr *sim.Proc, from, n int64) (rest int64) {
 	t := p.thread(pr)
-	for i := from; i < from+n; i++ {
-		t.Read(p.src.Primary.Leaf(i))
+	ix := p.src.Primary
+	if !p.bulk {
+		for i := from; i < from+n; i++ {
+			t.Read(ix.Leaf(i))
+		}
+		t.Pay()
+		return 0
 	}
+	var hits int64
+	for e := from; e < from+n; {
+		end := min((e/extentLeaves+1)*extentLeaves, from+n)
+		pid := ix.Leaf(e)
+		if p.srv.InstanceOf(pid).BP.Lookup(bufpool.PageID(pid)) != bufpool.Nil {
+			hits += end - e
+		} else {
+			rest += end - e
+		}
+		e = end
+	}
+	t.Hits += uint64(hits)
+	p.srv.Stats.Hits += uint64(hits)
+	t.Charge(sim.Time(hits) * p.srv.Costs.PageHit)
 	t.Pay()
+	return rest
 }
 
-func (p *pool) NewPages(pr *sim.Proc, index int, n int64) {
+func (p *pool) NewPages(pr *sim.Proc, index int, n int64) (rest int64) {
 	t := p.thread(pr)
 	ix := p.dst[index]
-	for i := int64(0); i < n; i++ {
-		k := p.next[index]
-		p.next[index]++
+	k0 := p.next[index]
+	p.next[index] += n
+	rest = min(max(p.total[index]-p.window[index]-k0, 0), n)
+	for k := k0 + rest; k < k0+n; k++ {
 		// Leaves first, in key order, then the upper levels (BtrBulk builds bottom-up).
 		lvl, pos := ix.Depth-1, k
 		for lvl > 0 && pos >= ix.LevelPages[lvl] {
@@ -202,6 +252,7 @@ func (p *pool) NewPages(pr *sim.Proc, index int, n int64) {
 		t.NewPage(ix.Page(lvl, pos))
 	}
 	t.Pay()
+	return rest
 }
 
 func (p *pool) env(srv *server.Server) indexbuild.Env {
@@ -240,6 +291,27 @@ func buildSpec(srv *server.Server, src *schema.Table, idx []indexbuild.Index) in
 			MergeCombineReadSize: int64(my.RocksDBMergeCombineReadSize)}}
 }
 
+// AggregateBuild returns the machine and statement of the index build that create_index ev
+// runs on srv, in aggregate mode (no buffer pool: the table is read from the data device and
+// the new pages are written back as they are built): the indexbuild-only model that the
+// option study's tables come from (docs/indexbuild.md). It does not change srv.
+func AggregateBuild(srv *server.Server, ev config.DDLEvent) (indexbuild.Env, indexbuild.Spec, error) {
+	tabs := srv.Groups[ev.Table]
+	if len(tabs) == 0 {
+		return indexbuild.Env{}, indexbuild.Spec{}, fmt.Errorf("no table %s", ev.Table)
+	}
+	tab := tabs[0]
+	var idx []indexbuild.Index
+	for _, d := range tab.NewIndexes(ev.Columns, max(ev.Indexes, 1)) {
+		idx = append(idx, indexbuild.Index{Name: d.Name, KeyBytes: int64(d.EntryBytes)})
+	}
+	env := (&pool{}).env(srv)
+	env.Pool = nil
+	spec := buildSpec(srv, tab, idx)
+	spec.Engine, spec.OneAtATime = ev.Engine, ev.OneAtATime
+	return env, spec, nil
+}
+
 func addBuildPhases(r *Result, b indexbuild.Result) {
 	for _, ph := range b.Phases {
 		r.Phases = append(r.Phases, Phase{ph.Name, ph.Start, ph.End})
@@ -252,17 +324,19 @@ func addBuildPhases(r *Result, b indexbuild.Result) {
 func createIndex(t *server.Thread, ev config.DDLEvent, tab *schema.Table, sp *server.Space, r *Result, phase func(string, func() server.ScanStats)) {
 	srv := t.S
 	n := max(ev.Indexes, 1)
-	kb := keyBytes(ev.Columns)
+	// Each index from its own definition: the table kind's indexes on these columns (the
+	// insert benchmark's three), or indexes on ev.Columns.
 	var idx []indexbuild.Index
 	var dst []*schema.Index
-	for i := 0; i < n; i++ {
-		idx = append(idx, indexbuild.Index{Name: fmt.Sprintf("new_%d", i+1), KeyBytes: kb})
-		ix := schema.NewIndex(fmt.Sprintf("%s.new_%d", tab.Name, i+1), tab.Space, sp.NextPage, tab.Rows, int(kb), int(kb), srv.PageSize)
+	for _, d := range tab.NewIndexes(ev.Columns, n) {
+		idx = append(idx, indexbuild.Index{Name: d.Name, KeyBytes: int64(d.EntryBytes)})
+		ix := schema.NewIndex(tab.Name+"."+d.Name, tab.Space, sp.NextPage, tab.Rows, d.EntryBytes, d.EntryBytes, srv.PageSize)
+		ix.Columns = d.Columns
 		sp.NextPage += uint32(ix.Pages)
 		dst = append(dst, ix)
 	}
 	obs := srv.NewObserver()
-	p := &pool{srv: srv, src: tab, dst: dst, next: make([]int64, n), obs: obs, threads: map[*sim.Proc]*server.Thread{}}
+	p := newPool(srv, tab, idx, dst, obs, ev.OneAtATime)
 	t.Pay()
 	writes0 := srv.SpaceWrites(tab.Space)
 	spec := buildSpec(srv, tab, idx)
@@ -273,7 +347,7 @@ func createIndex(t *server.Thread, ev config.DDLEvent, tab *schema.Table, sp *se
 		r.Failed, r.Reason = true, b.Reason
 		return
 	}
-	for i := 0; i < n; i++ {
+	for i := range dst {
 		phase("observer_flush", func() server.ScanStats { return srv.Policy.FlushPages(t, sp, obs, server.OpObserverFlush) })
 		phase("row_log_apply", func() server.ScanStats {
 			rowLogApply(t, dst[i], srv.SpaceWrites(tab.Space)-writes0)
@@ -301,7 +375,7 @@ func rowLogApply(t *server.Thread, ix *schema.Index, changes uint64) {
 func rebuild(t *server.Thread, tab *schema.Table, sp *server.Space, r *Result, phase func(string, func() server.ScanStats)) {
 	srv := t.S
 	nsp := srv.Spaces.New(tab.Name + "#new")
-	nt := schema.NewSysbenchTable(tab.Name, tab.Group, nsp.ID, tab.Rows, len(tab.Secondary), srv.PageSize)
+	nt := tab.Fresh(nsp.ID)
 	nsp.Table, nsp.NextPage = nt, nt.NextPage
 	idx := []indexbuild.Index{{Name: "PRIMARY", KeyBytes: int64(nt.Primary.RecordBytes)}}
 	dst := []*schema.Index{nt.Primary}
@@ -310,7 +384,7 @@ func rebuild(t *server.Thread, tab *schema.Table, sp *server.Space, r *Result, p
 		dst = append(dst, s)
 	}
 	obs := srv.NewObserver()
-	p := &pool{srv: srv, src: tab, dst: dst, next: make([]int64, len(dst)), obs: obs, threads: map[*sim.Proc]*server.Thread{}}
+	p := newPool(srv, tab, idx, dst, obs, false)
 	t.Pay()
 	writes0 := srv.SpaceWrites(tab.Space)
 	b := indexbuild.Build(t.P, p.env(srv), buildSpec(srv, tab, idx))

@@ -208,9 +208,18 @@ func (w *writeBack) add(pages int64) {
 	if excess <= 0 || b.env.Data == nil {
 		return
 	}
-	b.res.PagesWrittenBack += excess
+	w.write(excess)
+}
+
+// write writes pages new pages to Data, throttling the loader past maxInflight writes.
+func (w *writeBack) write(pages int64) {
+	b := w.b
+	if pages <= 0 || b.env.Data == nil {
+		return
+	}
+	b.res.PagesWrittenBack += pages
 	w.inflight++
-	b.env.Data.Submit(sim.Write, excess*b.env.PageSize, w.complete)
+	b.env.Data.Submit(sim.Write, pages*b.env.PageSize, w.complete)
 	for w.inflight > maxInflight {
 		w.parked = true
 		w.p.Park()
@@ -240,11 +249,30 @@ func (b *build) newPages(p *sim.Proc, wb *writeBack, i int, pages int64) {
 	}
 	b.res.PagesBuilt += pages
 	if b.env.Pool != nil {
-		b.env.Pool.NewPages(p, i, pages)
+		// What the pool leaves to the build is written back in full: those pages would
+		// not have stayed in the pool to the end of the load.
+		rest := b.env.Pool.NewPages(p, i, pages)
+		b.cpu(p, float64(rest)*float64(b.env.Costs.PageMiss))
+		wb.write(rest)
 		return
 	}
 	b.cpu(p, float64(pages)*float64(b.env.Costs.PageMiss))
 	wb.add(pages)
+}
+
+// readLeaves reads n clustered-index leaves from leaf `from` on behalf of p: through the
+// pool, and what the pool leaves (or all of them in aggregate mode) from Data as read-ahead
+// extents.
+func (b *build) readLeaves(p *sim.Proc, from, n int64) {
+	if n <= 0 {
+		return
+	}
+	if b.env.Pool != nil {
+		n = b.env.Pool.ReadLeaves(p, from, n)
+	}
+	// Each page read still takes a frame (buf_page_init_for_read, I/O completion).
+	b.cpu(p, float64(n)*float64(b.env.Costs.PageMiss))
+	b.io(p, b.env.Data, b.env.DataOpLatency, sim.Read, n*b.env.PageSize, b.readAhead())
 }
 
 func fmtBytes(n int64) string {

@@ -245,27 +245,59 @@ func TestLegacySingleThreaded(t *testing.T) {
 	}
 }
 
-// With a pool the build reads leaves and creates pages through it.
-type countingPool struct{ leaves, pages int64 }
+// With a pool the build reads leaves and creates pages through it; what the pool leaves to
+// the build (here every other call's pages) is read from Data and written back in aggregate.
+type countingPool struct {
+	leaves, pages, restLeaves, restPages int64
+	calls                                int
+	leave                                bool
+}
 
-func (c *countingPool) ReadLeaves(p *sim.Proc, from, n int64) { c.leaves += n; p.Sleep(sim.Time(n)) }
-func (c *countingPool) NewPages(p *sim.Proc, index int, n int64) {
+func (c *countingPool) ReadLeaves(p *sim.Proc, from, n int64) int64 {
+	c.calls++
+	if c.leave && c.calls%2 == 0 {
+		c.restLeaves += n
+		return n
+	}
+	c.leaves += n
+	p.Sleep(sim.Time(n))
+	return 0
+}
+
+func (c *countingPool) NewPages(p *sim.Proc, index int, n int64) int64 {
+	c.calls++
+	if c.leave && c.calls%2 == 0 {
+		c.restPages += n
+		return n
+	}
 	c.pages += n
 	p.Sleep(sim.Time(n))
+	return 0
 }
 
 func TestPoolMode(t *testing.T) {
-	te := newTestEnv()
-	defer te.s.Close()
-	pool := &countingPool{}
-	te.env.Pool = pool
-	sp := ibSpec(10_000_000)
-	var r Result
-	te.s.Spawn("ddl", "ddl", func(p *sim.Proc) { r = Build(p, te.env, sp) })
-	te.s.Run(sim.Time(1 << 62))
-	sp2, _ := sp.withDefaults(&te.env)
-	if pool.leaves != sp2.PKLeafPages || pool.pages != r.PagesBuilt || r.PagesBuilt == 0 {
-		t.Errorf("pool saw %d leaves (want %d), %d pages (built %d)", pool.leaves, sp2.PKLeafPages, pool.pages, r.PagesBuilt)
+	for _, leave := range []bool{false, true} {
+		te := newTestEnv()
+		pool := &countingPool{leave: leave}
+		te.env.Pool = pool
+		sp := ibSpec(10_000_000)
+		var r Result
+		te.s.Spawn("ddl", "ddl", func(p *sim.Proc) { r = Build(p, te.env, sp) })
+		te.s.Run(sim.Time(1 << 62))
+		read := int64(te.env.Data.Stats().Bytes[sim.Read])
+		te.s.Close()
+		sp2, _ := sp.withDefaults(&te.env)
+		if pool.leaves+pool.restLeaves != sp2.PKLeafPages || pool.pages+pool.restPages != r.PagesBuilt || r.PagesBuilt == 0 {
+			t.Errorf("leave %v: pool saw %d+%d leaves (want %d), %d+%d pages (built %d)", leave,
+				pool.leaves, pool.restLeaves, sp2.PKLeafPages, pool.pages, pool.restPages, r.PagesBuilt)
+		}
+		if r.PagesWrittenBack != pool.restPages || read != pool.restLeaves*te.env.PageSize {
+			t.Errorf("leave %v: written back %d pages, want %d; read %d bytes from Data, want %d", leave,
+				r.PagesWrittenBack, pool.restPages, read, pool.restLeaves*te.env.PageSize)
+		}
+		if leave && (pool.restLeaves == 0 || pool.restPages == 0) {
+			t.Errorf("the pool left nothing to the build: %+v", pool)
+		}
 	}
 }
 

@@ -99,11 +99,7 @@ func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, 
 		}
 		// Read the leaves: through the pool, or as read-ahead extents from the data device.
 		if nl := leafEnd - leafDone; nl > 0 {
-			if env.Pool != nil {
-				env.Pool.ReadLeaves(p, leafFrom+leafDone, nl)
-			} else {
-				b.io(p, env.Data, env.DataOpLatency, sim.Read, nl*env.PageSize, b.readAhead())
-			}
+			b.readLeaves(p, leafFrom+leafDone, nl)
 		}
 		ns := float64(rowsC) * float64(env.Costs.Row)
 		var write int64
@@ -428,11 +424,7 @@ func (b *build) legacy(idx []int) {
 			leafEnd = s.PKLeafPages
 		}
 		if nl := leafEnd - leafDone; nl > 0 {
-			if env.Pool != nil {
-				env.Pool.ReadLeaves(p, leafDone, nl)
-			} else {
-				b.io(p, env.Data, env.DataOpLatency, sim.Read, nl*env.PageSize, b.readAhead())
-			}
+			b.readLeaves(p, leafDone, nl)
 		}
 		ns := float64(rowsC) * float64(env.Costs.Row)
 		var write int64

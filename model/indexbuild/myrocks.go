@@ -61,11 +61,7 @@ func (b *build) myrocks(idx []int) {
 			leafEnd = s.PKLeafPages
 		}
 		if nl := leafEnd - leafDone; nl > 0 {
-			if env.Pool != nil {
-				env.Pool.ReadLeaves(p, leafDone, nl)
-			} else {
-				b.io(p, env.Data, env.DataOpLatency, sim.Read, nl*env.PageSize, b.readAhead())
-			}
+			b.readLeaves(p, leafDone, nl)
 		}
 		ns := float64(rowsC) * float64(env.Costs.Row)
 		var write int64

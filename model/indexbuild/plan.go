@@ -144,3 +144,7 @@ func (b *build) sortNs(n, entryMem int64, sorters int) float64 {
 	miss := max(float64(c.ListNode), float64(c.SortRow))
 	return float64(n) * (float64(1+inCache)*float64(c.SortRow) + float64(levels-inCache)*miss)
 }
+
+// IndexPages is the page count (all levels) of index ix bulk-loaded with rows entries: the
+// pages a build creates for it (Pool.NewPages calls add up to this).
+func IndexPages(rows int64, ix Index, pageSize int64) int64 { return indexPages(rows, ix, pageSize) }

@@ -10,15 +10,21 @@ import (
 )
 
 // Pool is the server's buffer pool as the build sees it. The server model implements it;
-// Build never touches frames itself.
+// Build never touches frames itself. Either method may leave part of its pages to the build,
+// which then does that part in aggregate, as in aggregate mode (Pool == nil): so a pool can
+// pass a table far larger than itself through in bulk and only the part that matters to its
+// state page by page (docs/indexbuild.md, "What is aggregated").
 type Pool interface {
 	// ReadLeaves makes p read n consecutive clustered-index leaf pages of the source table,
 	// starting at leaf `from`, through the buffer pool (hits cost CPU, misses cost I/O),
-	// charging the costs itself.
-	ReadLeaves(p *sim.Proc, from, n int64)
+	// charging the costs itself. It returns how many of the n pages it left to the build,
+	// which reads them from Data in read-ahead extents (PageMiss CPU per page).
+	ReadLeaves(p *sim.Proc, from, n int64) (rest int64)
 	// NewPages makes p create n new pages of index `index` (position in Spec.Indexes),
-	// dirtied and tagged with the statement's flush observer.
-	NewPages(p *sim.Proc, index int, n int64)
+	// dirtied and tagged with the statement's flush observer. It returns how many of the n
+	// it left to the build, which charges PageMiss per page and writes them to Data while
+	// the load runs (they would have been flushed and evicted before the load ends).
+	NewPages(p *sim.Proc, index int, n int64) (rest int64)
 }
 
 // Env is the machine the build runs on.
