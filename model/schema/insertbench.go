@@ -80,10 +80,10 @@ func newTable(name, group string, space uint32, rows int64, rowBytes, pkBytes in
 }
 
 // NewIndexes returns the definitions of n secondary indexes that one CREATE INDEX statement
-// on columns adds to t. On an insert-benchmark table they are the benchmark's indexes that t
-// does not have yet, in the benchmark's order, starting with the one on columns (or with
-// the first missing one when no benchmark index has these columns); past those, and on
-// other kinds, each is an index on columns with t's primary key appended.
+// on columns adds to t. On an insert-benchmark table whose missing benchmark indexes include
+// one on columns, they are the benchmark's indexes t does not have yet, in the benchmark's
+// order, starting with that one; past those, and otherwise, each is an index on columns with
+// t's primary key appended.
 func (t *Table) NewIndexes(columns []string, n int) []IndexDef {
 	var out []IndexDef
 	if t.Kind == KindInsertBenchmark {
@@ -92,17 +92,17 @@ func (t *Table) NewIndexes(columns []string, n int) []IndexDef {
 			has[s.Name] = true
 		}
 		var missing []IndexDef
-		start := 0
+		start := -1
 		for _, d := range InsertBenchmarkIndexes {
 			if has[t.Name+"."+d.Name] {
 				continue
 			}
-			if sameColumns(d.Columns, columns) {
+			if start < 0 && sameColumns(d.Columns, columns) {
 				start = len(missing)
 			}
 			missing = append(missing, d)
 		}
-		for i := start; i < len(missing) && len(out) < n; i++ {
+		for i := start; start >= 0 && i < len(missing) && len(out) < n; i++ {
 			out = append(out, missing[i])
 		}
 	}
