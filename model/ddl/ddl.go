@@ -239,20 +239,40 @@ func (p *pool) NewPages(pr *sim.Proc, index int, n int64) (rest int64) {
 	k0 := p.next[index]
 	p.next[index] += n
 	rest = min(max(p.total[index]-p.window[index]-k0, 0), n)
-	for k := k0 + rest; k < k0+n; k++ {
-		// Leaves first, in key order, then the upper levels (BtrBulk builds bottom-up).
-		lvl, pos := ix.Depth-1, k
-		for lvl > 0 && pos >= ix.LevelPages[lvl] {
-			pos -= ix.LevelPages[lvl]
-			lvl--
+	if !p.bulk {
+		for k := k0 + rest; k < k0+n; k++ {
+			t.NewPage(newPageID(ix, k))
 		}
-		if pos >= ix.LevelPages[lvl] {
-			pos = ix.LevelPages[lvl] - 1
+		t.Pay()
+		return rest
+	}
+	// A table larger than the pool: its window (a pool-full of pages) is created an
+	// instance's run at a time (server.Thread.NewPages: one hold of each list mutex per
+	// run instead of one per page; the same CPU, the same pool state).
+	var buf [512]schema.PageID
+	for k := k0 + rest; k < k0+n; {
+		m := 0
+		for ; m < len(buf) && k < k0+n; k, m = k+1, m+1 {
+			buf[m] = newPageID(ix, k)
 		}
-		t.NewPage(ix.Page(lvl, pos))
+		t.NewPages(buf[:m])
 	}
 	t.Pay()
 	return rest
+}
+
+// newPageID is the k-th page a bulk load creates in ix: leaves first, in key order, then the
+// upper levels (BtrBulk builds bottom-up).
+func newPageID(ix *schema.Index, k int64) schema.PageID {
+	lvl, pos := ix.Depth-1, k
+	for lvl > 0 && pos >= ix.LevelPages[lvl] {
+		pos -= ix.LevelPages[lvl]
+		lvl--
+	}
+	if pos >= ix.LevelPages[lvl] {
+		pos = ix.LevelPages[lvl] - 1
+	}
+	return ix.Page(lvl, pos)
 }
 
 func (p *pool) env(srv *server.Server) indexbuild.Env {

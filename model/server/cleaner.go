@@ -59,7 +59,13 @@ func (s *Server) StartBackground() {
 }
 
 // kick wakes a sleeping coordinator early (buf_flush_event).
-func (c *cleaners) kick() { c.wakeCoordinator() }
+// kick wakes the page cleaners; before StartBackground (a server driven by a test) there are
+// none to wake.
+func (c *cleaners) kick() {
+	if c != nil {
+		c.wakeCoordinator()
+	}
+}
 
 func (c *cleaners) wakeCoordinator() {
 	if c.asleep {

@@ -159,9 +159,13 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 // the read I/O, completion. With doRead false it is buf_page_create (no read: a new page).
 // Returns Nil if another thread inserted the page meanwhile.
 func (t *Thread) readIn(in *Instance, pid schema.PageID, doRead bool) bufpool.FrameID {
+	return t.readInto(in, pid, doRead, t.getFreeBlock(in))
+}
+
+// readInto is readIn with the free block f already taken.
+func (t *Thread) readInto(in *Instance, pid schema.PageID, doRead bool, f bufpool.FrameID) bufpool.FrameID {
 	s := t.S
 	bp := in.BP
-	f := t.getFreeBlock(in)
 	t.Lock(in.LRU)
 	if g := bp.Lookup(bufpool.PageID(pid)); g != bufpool.Nil {
 		bp.ReturnFree(f)
@@ -227,6 +231,24 @@ func (t *Thread) NewPage(pid schema.PageID) {
 // dirty records a modification of frame f at mtr commit: a page's first modification inserts
 // it at the flush-list head under flush_list_mutex (buf_flush_insert_into_flush_list).
 func (t *Thread) dirty(in *Instance, f bufpool.FrameID) {
+	t.modified(in, f)
+	if in.BP.IsDirty(f) {
+		return
+	}
+	t.Lock(in.Flush)
+	t.insertDirty(in, f)
+	t.Unlock(in.Flush)
+}
+
+// dirtyLocked is dirty with the flush-list mutex already held.
+func (t *Thread) dirtyLocked(in *Instance, f bufpool.FrameID) {
+	t.modified(in, f)
+	t.insertDirty(in, f)
+}
+
+// modified is dirty's bookkeeping before the flush list: the redo a change writes and the
+// row-log feed.
+func (t *Thread) modified(in *Instance, f bufpool.FrameID) {
 	s := t.S
 	spID := in.BP.Key(f).Space()
 	var lsn uint64
@@ -246,11 +268,13 @@ func (t *Thread) dirty(in *Instance, f bufpool.FrameID) {
 		}
 		s.spaceWrites[spID]++
 	}
-	if in.BP.IsDirty(f) {
-		return
-	}
 	_ = lsn
-	t.Lock(in.Flush)
+}
+
+// insertDirty inserts f at the flush-list head unless it is dirty already; the caller holds
+// the flush-list mutex.
+func (t *Thread) insertDirty(in *Instance, f bufpool.FrameID) {
+	s := t.S
 	if !in.BP.IsDirty(f) {
 		if t.Observer != 0 {
 			in.BP.SetObserver(f, t.Observer)
@@ -260,7 +284,6 @@ func (t *Thread) dirty(in *Instance, f bufpool.FrameID) {
 		// the order within log_buffer_flush_order_lag; the model keeps it exact).
 		in.BP.MarkDirty(f, s.Redo.LSN())
 	}
-	t.Unlock(in.Flush)
 }
 
 // redoPerPage is the redo a row change writes per modified page (record + mtr overhead).
@@ -288,9 +311,20 @@ func (t *Thread) freeStale(in *Instance, f bufpool.FrameID) {
 // first round, the whole LRU later), then a single-page flush from the LRU tail; from the
 // third round on it sleeps 10 ms between rounds.
 func (t *Thread) getFreeBlock(in *Instance) bufpool.FrameID {
+	return t.getFreeBlockFrom(in, 0, false)
+}
+
+// getFreeBlockFrom is getFreeBlock entered in round n; scanned: that round's free-list
+// attempt and LRU scan have been done (and found nothing), so it goes on with the
+// single-page flush.
+func (t *Thread) getFreeBlockFrom(in *Instance, n int, scanned bool) bufpool.FrameID {
 	s := t.S
 	bp := in.BP
-	for n := 0; ; {
+	if scanned {
+		t.freeBlockStall(in, n)
+		n++
+	}
+	for {
 		t.Lock(in.Free)
 		f := bp.TakeFree()
 		t.Charge(s.Costs.PageFree)
@@ -320,15 +354,23 @@ func (t *Thread) getFreeBlock(in *Instance) bufpool.FrameID {
 			continue
 		}
 		t.Unlock(in.LRU)
-		s.cleaners.kick() // os_event_set(buf_flush_event)
-		if n > 1 {
-			s.Stats.FreeWaits++
-			t.Sleep(10 * sim.Millisecond)
-		}
-		// buf_flush_single_page_from_LRU: write the tail-most dirty replaceable page, then free it.
-		t.singlePageFlushLRU(in)
+		t.freeBlockStall(in, n)
 		n++
 	}
+}
+
+// freeBlockStall is what round n of getFreeBlock does when neither the free list nor the LRU
+// scan gave a block: wake the page cleaners, wait from the third round on, and flush one
+// dirty page from the LRU tail.
+func (t *Thread) freeBlockStall(in *Instance, n int) {
+	s := t.S
+	s.cleaners.kick() // os_event_set(buf_flush_event)
+	if n > 1 {
+		s.Stats.FreeWaits++
+		t.Sleep(10 * sim.Millisecond)
+	}
+	// buf_flush_single_page_from_LRU: write the tail-most dirty replaceable page, then free it.
+	t.singlePageFlushLRU(in)
 }
 
 // evictScan finds a replaceable page from the LRU tail within limit nodes (0 = all); a stale
