@@ -101,6 +101,10 @@ type Instance struct {
 	slots     []uint32
 	hcap      uint32
 	frameMask uint32
+	tagMask   uint32 // fingerprint bits of a slot
+	distShift uint8  // position of a slot's probe-distance field
+	distSat   uint32 // largest stored probe distance, meaning "this or more"
+	sink      uint32 // keeps AddPagesOld's slot prefetch loads alive
 
 	// Free list: singly linked LIFO through lruNext (UT_LIST_ADD_FIRST / GET_FIRST).
 	freeHead FrameID
@@ -466,4 +470,36 @@ func fmix64(k uint64) uint64 {
 	k *= 0xc4ceb9fe1a85ec53
 	k ^= k >> 33
 	return k
+}
+
+// warmBatch is how many page-hash slots AddPagesOld loads ahead of inserting.
+const warmBatch = 32
+
+// AddPagesOld installs pages, in order, each in the frame TakeFree gives it, at the LRU
+// midpoint (AddToLRU with old=true), setting the AHI mark when ahi: exactly the state that
+// TakeFree, AddToLRU(f, p, true) and SetAHI(f, true) page by page leave. It is for a bulk
+// fill (the warm-up): the home hash slots of a batch of pages are read before the batch is
+// inserted, so their cache misses overlap instead of coming one insert at a time. The
+// instance must have len(pages) free frames.
+func (in *Instance) AddPagesOld(pages []PageID, ahi bool) {
+	if len(pages) > int(in.freeLen) {
+		panic("bufpool: AddPagesOld of more pages than free frames")
+	}
+	for len(pages) > 0 {
+		b := pages[:min(len(pages), warmBatch)]
+		pages = pages[len(b):]
+		var sink uint32
+		for _, p := range b {
+			h, _ := in.home(p)
+			sink |= in.slots[h]
+		}
+		in.sink = sink
+		for _, p := range b {
+			f := in.TakeFree()
+			in.AddToLRU(f, p, true)
+			if ahi {
+				in.flags[f] |= flAHI
+			}
+		}
+	}
 }

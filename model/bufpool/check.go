@@ -106,8 +106,26 @@ func (in *Instance) Check() error {
 			bad("hash: slot %d holds frame %d not in LRU", i, f)
 			continue
 		}
-		if _, tag := in.home(in.hot[f].key); tag != s&^in.frameMask {
+		h, tag := in.home(in.hot[f].key)
+		if tag != s&in.tagMask {
 			bad("hash: slot %d tag mismatch for frame %d", i, f)
+		}
+		d := uint32(i) - h
+		if uint32(i) < h {
+			d += in.hcap
+		}
+		if want := min(d, in.distSat); in.slotDist(s) != want {
+			bad("hash: slot %d holds probe distance %d for frame %d, real distance %d (stored %d)",
+				i, in.slotDist(s), f, d, want)
+		}
+		for k := h; k != uint32(i); {
+			if in.slots[k] == 0 {
+				bad("hash: empty slot %d between frame %d's home %d and its slot %d", k, f, h, i)
+				break
+			}
+			if k++; k == in.hcap {
+				k = 0
+			}
 		}
 	}
 	if used != int(in.lruLen) {
