@@ -102,6 +102,62 @@ func (s *Server) buildTables() {
 // low warehouse ids put the hot keys). No page is dirty at start; the warm-up period builds
 // the steady dirty set.
 func (s *Server) Warm() {
+	s.warmFill()
+	s.warmDirty()
+}
+
+// warmDirty makes warm.dirty of the warm pages dirty, as a server that has been taking writes
+// has them: an even stride through each instance's LRU, first modifications in LSN order
+// interleaved across instances, one row change of redo apart — but spread over at most half
+// of the async flush point's checkpoint age, so a run does not start in furious flushing. The
+// page cleaners then see a flush list and a checkpoint age from the first second instead of
+// building them up during warm-up.
+func (s *Server) warmDirty() {
+	d := s.Sc.Warm.DirtyFraction
+	if d <= 0 {
+		return
+	}
+	chosen := make([][]bufpool.FrameID, len(s.Inst))
+	total := 0
+	for i, in := range s.Inst {
+		bp := in.BP
+		want := int(d*float64(bp.LRULen()) + 0.5)
+		if want == 0 {
+			continue
+		}
+		stride := float64(bp.LRULen()) / float64(want)
+		next, k := 0.0, 0
+		for f := bp.LRUTail(); f != bufpool.Nil && len(chosen[i]) < want; f = bp.LRUPrev(f) {
+			if float64(k) >= next {
+				chosen[i] = append(chosen[i], f)
+				next += stride
+			}
+			k++
+		}
+		total += len(chosen[i])
+	}
+	if total == 0 {
+		return
+	}
+	step := uint64(redoPerPage)
+	if limit := s.Redo.AsyncAge / 2; uint64(total)*step > limit {
+		step = max(1, limit/uint64(total))
+	}
+	for k := 0; ; k++ {
+		any := false
+		for i, in := range s.Inst {
+			if k < len(chosen[i]) {
+				any = true
+				in.BP.MarkDirty(chosen[i][k], s.Redo.Advance(step))
+			}
+		}
+		if !any {
+			return
+		}
+	}
+}
+
+func (s *Server) warmFill() {
 	fill := s.Sc.Warm.Fill
 	target := int(fill * float64(s.Frames()))
 	placed := 0
