@@ -106,8 +106,9 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 	for {
 		f := bp.Lookup(key)
 		if f != bufpool.Nil {
-			if io := bp.IOFix(f); io == bufpool.IORead || (io == bufpool.IOWrite && write) ||
-				(s.Policy.Stale(in, f) && (bp.FixCount(f) > 0 || io != bufpool.IONone)) {
+			io, stale := bp.IOFix(f), s.Policy.Stale(in, f)
+			if io == bufpool.IORead || (io == bufpool.IOWrite && write) ||
+				(stale && (bp.FixCount(f) > 0 || io != bufpool.IONone)) {
 				// A read in flight (buf_wait_for_read); a page being written that this
 				// thread wants to modify (the flush holds the block's SX latch until the
 				// write completes, so an X latch waits; S latches do not); or a stale page
@@ -115,7 +116,7 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 				t.Sleep(20 * sim.Microsecond)
 				continue
 			}
-			if s.Policy.Stale(in, f) {
+			if stale {
 				// Lazy drop: a stale page met at lookup is freed and the lookup misses
 				// (buf_page_get_gen → buf_page_free_stale).
 				t.freeStale(in, f)
