@@ -87,24 +87,12 @@ func (b *build) scan(idx []int, S int, perRun []int64, ioBuf int64) []scanned {
 func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, idx []int,
 	perRun []int64, ioBuf int64, out []scanned) {
 	s, env := b.s, b.env
-	bytesPerRow := max(1, leaves*env.PageSize/max(1, rows))
-	n := b.chunks(rows, bytesPerRow, maxChunksPerScan)
-	var done, leafDone int64
 	segs := make([]seg, 0, len(idx))
-	for c := int64(0); c < n && !b.failed(); c++ {
-		rowsC := part(rows, c, n)
-		leafEnd := leaves * (done + rowsC) / max(1, rows)
-		if c == n-1 {
-			leafEnd = leaves
-		}
-		// Read the leaves: through the pool, or as read-ahead extents from the data device.
-		if nl := leafEnd - leafDone; nl > 0 {
-			b.readLeaves(p, leafFrom+leafDone, nl)
-		}
+	for sc := b.newLeafScan(rows, leafFrom, leaves); sc.next(p); {
+		rowsC, done, last := sc.rowsC, sc.done, sc.last()
 		ns := float64(rowsC) * float64(env.Costs.Row)
 		var write int64
 		segs = segs[:0]
-		last := c == n-1
 		for k, i := range idx {
 			ix := s.Indexes[i]
 			E := perRun[k]
@@ -140,8 +128,6 @@ func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, 
 			return
 		}
 		b.fileWrite(p, segs, ioBuf)
-		done += rowsC
-		leafDone = leafEnd
 	}
 	for k := range idx {
 		out[k].files[t].rows = rows
@@ -413,19 +399,9 @@ func (b *build) legacy(idx []int) {
 	for k := range files {
 		files[k].obj = b.newFile()
 	}
-	bytesPerRow := max(1, s.PKLeafPages*env.PageSize/max(1, s.Rows))
-	n := b.chunks(s.Rows, bytesPerRow, maxChunksPerScan)
-	var done, leafDone int64
 	segs := make([]seg, 0, len(idx))
-	for c := int64(0); c < n && !b.failed(); c++ {
-		rowsC := part(s.Rows, c, n)
-		leafEnd := s.PKLeafPages * (done + rowsC) / max(1, s.Rows)
-		if c == n-1 {
-			leafEnd = s.PKLeafPages
-		}
-		if nl := leafEnd - leafDone; nl > 0 {
-			b.readLeaves(p, leafDone, nl)
-		}
+	for sc := b.newLeafScan(s.Rows, 0, s.PKLeafPages); sc.next(p); {
+		rowsC, done := sc.rowsC, sc.done
 		ns := float64(rowsC) * float64(env.Costs.Row)
 		var write int64
 		segs = segs[:0]
@@ -434,7 +410,7 @@ func (b *build) legacy(idx []int) {
 			E := perRun[k]
 			runs := (done+rowsC)/E - done/E
 			ns += float64(runs) * b.sortNs(E, tempRecBytes(ix), 1)
-			if c == n-1 {
+			if sc.last() {
 				if rem := (done + rowsC) % E; rem > 0 {
 					ns += b.sortNs(rem, tempRecBytes(ix), 1)
 					runs++
@@ -453,8 +429,6 @@ func (b *build) legacy(idx []int) {
 			break
 		}
 		b.fileWrite(p, segs, block)
-		done += rowsC
-		leafDone = leafEnd
 	}
 	b.res.Phases[ph].End = p.Now()
 	var spare int64 // the shared tmpfd grows to the largest file merged so far
@@ -505,3 +479,44 @@ func (b *build) legacy(idx []int) {
 		b.freeTemp(f.bytes)
 	}
 }
+
+// leafScan is the chunked walk of the clustered index every build does (the scan of
+// row_merge_read_clustered_index, or one Parallel_reader range): chunk c of n holds
+// part(rows, c, n) rows, and its share of the leaves is read before its rows are processed.
+type leafScan struct {
+	b                  *build
+	rows, from, leaves int64 // rows and leaves to scan, from leaf `from` on
+	c, n               int64 // current chunk and chunk count
+	rowsC, done        int64 // rows of the current chunk; rows scanned before it
+	leafDone, leafEnd  int64 // leaves read before the current chunk; after it
+}
+
+func (b *build) newLeafScan(rows, from, leaves int64) *leafScan {
+	bytesPerRow := max(1, leaves*b.env.PageSize/max(1, rows))
+	return &leafScan{b: b, rows: rows, from: from, leaves: leaves, c: -1, n: b.chunks(rows, bytesPerRow, maxChunksPerScan)}
+}
+
+// next moves to the next chunk and reads its leaves (through the pool, or as read-ahead
+// extents from the data device); false after the last chunk or once the build failed.
+func (sc *leafScan) next(p *sim.Proc) bool {
+	if sc.c >= 0 {
+		sc.done += sc.rowsC
+		sc.leafDone = sc.leafEnd
+	}
+	sc.c++
+	if sc.c >= sc.n || sc.b.failed() {
+		return false
+	}
+	sc.rowsC = part(sc.rows, sc.c, sc.n)
+	sc.leafEnd = sc.leaves * (sc.done + sc.rowsC) / max(1, sc.rows)
+	if sc.last() {
+		sc.leafEnd = sc.leaves
+	}
+	if nl := sc.leafEnd - sc.leafDone; nl > 0 {
+		sc.b.readLeaves(p, sc.from+sc.leafDone, nl)
+	}
+	return true
+}
+
+// last reports whether the current chunk is the final one.
+func (sc *leafScan) last() bool { return sc.c == sc.n-1 }

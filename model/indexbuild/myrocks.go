@@ -51,18 +51,8 @@ func (b *build) myrocks(idx []int) {
 	}
 	segs := make([]seg, 0, len(idx))
 	synced := make([]*tfile, 0, len(idx))
-	bytesPerRow := max(1, s.PKLeafPages*env.PageSize/max(1, s.Rows))
-	n := b.chunks(s.Rows, bytesPerRow, maxChunksPerScan)
-	var done, leafDone int64
-	for c := int64(0); c < n && !b.failed(); c++ {
-		rowsC := part(s.Rows, c, n)
-		leafEnd := s.PKLeafPages * (done + rowsC) / max(1, s.Rows)
-		if c == n-1 {
-			leafEnd = s.PKLeafPages
-		}
-		if nl := leafEnd - leafDone; nl > 0 {
-			b.readLeaves(p, leafDone, nl)
-		}
+	for sc := b.newLeafScan(s.Rows, 0, s.PKLeafPages); sc.next(p); {
+		rowsC, done := sc.rowsC, sc.done
 		ns := float64(rowsC) * float64(env.Costs.Row)
 		var write int64
 		segs, synced = segs[:0], synced[:0]
@@ -72,7 +62,7 @@ func (b *build) myrocks(idx []int) {
 			full := (done+rowsC)/E - done/E
 			ns += float64(full) * b.sortNs(E, mem, 1)
 			written := full
-			if c == n-1 {
+			if sc.last() {
 				if rem := (done + rowsC) % E; rem > 0 {
 					ns += b.sortNs(rem, mem, 1)
 					// The last partial buffer is written only if earlier chunks exist;
@@ -100,8 +90,6 @@ func (b *build) myrocks(idx []int) {
 		for _, f := range synced { // merge_buf_write: fsync after every chunk
 			b.fileSync(p, f)
 		}
-		done += rowsC
-		leafDone = leafEnd
 	}
 	b.res.Phases[ph].End = p.Now()
 	b.freeMem(scanMem)
