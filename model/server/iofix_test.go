@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/server"
 	"github.com/ddlsim/ddlsim/policies"
 	"github.com/ddlsim/ddlsim/sim"
@@ -24,18 +25,7 @@ data:
 warm: {fill: 0.9}
 duration: 1s
 `)
-	s := sim.New(1)
-	defer s.Close()
-	srv, err := server.New(s, sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pol, err := policies.New("fullscan", srv, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.SetPolicy(pol)
-	srv.Warm()
+	s, srv := warmServer(t, sc, "fullscan")
 	pid := srv.Tables[0].Primary.Leaf(0)
 	in := srv.InstanceOf(pid)
 	f := in.BP.Lookup(bufpool.PageID(pid))
@@ -55,4 +45,23 @@ duration: 1s
 	if writeAt < writeDone {
 		t.Errorf("writer finished at %v, before the write completed at %v", writeAt, writeDone)
 	}
+}
+
+// warmServer builds sc's server with the named policy and warms its pool; the simulation is
+// closed when the test ends.
+func warmServer(t *testing.T, sc *config.Scenario, policy string) (*sim.Sim, *server.Server) {
+	t.Helper()
+	s := sim.New(1)
+	t.Cleanup(s.Close)
+	srv, err := server.New(s, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policies.New(policy, srv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.SetPolicy(pol)
+	srv.Warm()
+	return s, srv
 }

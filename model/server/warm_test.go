@@ -3,10 +3,6 @@ package server_test
 import (
 	"fmt"
 	"testing"
-
-	"github.com/ddlsim/ddlsim/model/server"
-	"github.com/ddlsim/ddlsim/policies"
-	"github.com/ddlsim/ddlsim/sim"
 )
 
 // warm.dirty makes that fraction of the warm pages dirty, in LSN order, with a checkpoint age
@@ -24,17 +20,7 @@ data:
 warm: {fill: 0.9, dirty: %g}
 duration: 1s
 `, d))
-		s := sim.New(1)
-		srv, err := server.New(s, sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pol, err := policies.New("fullscan", srv, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv.SetPolicy(pol)
-		srv.Warm()
+		_, srv := warmServer(t, sc, "fullscan")
 		checkAll(t, srv, fmt.Sprintf("dirty=%g", d))
 		got := float64(srv.DirtyPages()) / float64(srv.LRUPages())
 		age := srv.Redo.Age()
@@ -45,6 +31,5 @@ duration: 1s
 		if d > 0 && (age == 0 || age > srv.Redo.AsyncAge/2) {
 			t.Errorf("dirty=%g: checkpoint age %d, want in (0, %d]", d, age, srv.Redo.AsyncAge/2)
 		}
-		s.Close()
 	}
 }
