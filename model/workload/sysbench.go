@@ -224,8 +224,7 @@ func (sb *Sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra
 func (sb *Sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + 2*co.Row)
-	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
-	c.t.WritePath(c.path)
+	c.writePK(tab, id)
 	for _, sec := range tab.Secondary {
 		leaf := secLeaf(sec, id)
 		c.path = sec.Path(c.path[:0], leaf) // delete-mark the old entry
@@ -236,19 +235,23 @@ func (sb *Sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 	c.writeUndo()
 }
 
+// writePK descends the primary key to row id's leaf and modifies it.
+func (c *client) writePK(tab *schema.Table, id int64) {
+	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
+	c.t.WritePath(c.path)
+}
+
 func (sb *Sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
-	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
-	c.t.WritePath(c.path)
+	c.writePK(tab, id)
 	c.writeUndo()
 }
 
 func (sb *Sysbench) delete(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
-	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
-	c.t.WritePath(c.path)
+	c.writePK(tab, id)
 	for _, sec := range tab.Secondary {
 		c.path = sec.Path(c.path[:0], secLeaf(sec, id))
 		c.t.WritePath(c.path)
