@@ -122,6 +122,10 @@ type Costs struct {
 	// PageCacheCopy is the CPU to copy one 4 KiB page between the OS page cache and a user
 	// buffer (pread/pwrite of a buffered file: the index build's sort files).
 	PageCacheCopy Duration `yaml:"page_cache_copy,omitempty"`
+	// RebuildRow is the extra CPU of one row of a table rebuild: row_build of the whole old
+	// record, then row_build_index_entry and rec_convert_dtuple_to_rec of the new clustered
+	// record (charged on top of Row and LoadRow).
+	RebuildRow Duration `yaml:"rebuild_row,omitempty"`
 }
 
 // MySQL is the configuration subset the model reads, with MySQL's names and defaults.

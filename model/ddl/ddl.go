@@ -407,7 +407,9 @@ func rebuild(t *server.Thread, tab *schema.Table, sp *server.Space, r *Result, p
 	p := newPool(srv, tab, idx, dst, obs, false)
 	t.Pay()
 	writes0 := srv.SpaceWrites(tab.Space)
-	b := indexbuild.Build(t.P, p.env(srv), buildSpec(srv, tab, idx))
+	spec := buildSpec(srv, tab, idx)
+	spec.Rebuild = true // the primary key is unchanged: no sort for the clustered index
+	b := indexbuild.Build(t.P, p.env(srv), spec)
 	addBuildPhases(r, b)
 	if b.Failed {
 		r.Failed, r.Reason = true, b.Reason

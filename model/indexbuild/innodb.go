@@ -50,8 +50,10 @@ func (b *build) parallel(idx []int) {
 
 	q := &taskq{b: b, out: out, idx: idx, S: S, merging: make([]int, len(idx)),
 		mergePh: make([]int, len(idx)), setupAt: make([]sim.Time, len(idx))}
-	for k := range idx {
-		q.push(task{kind: taskSetup, k: k})
+	for k, i := range idx {
+		if !b.direct(i) { // a rebuild's clustered index was loaded by the scan threads
+			q.push(task{kind: taskSetup, k: k})
+		}
 	}
 	q.run(b.p, max(1, s.Threads))
 }
@@ -88,6 +90,8 @@ func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, 
 	perRun []int64, ioBuf int64, out []scanned) {
 	s, env := b.s, b.env
 	segs := make([]seg, 0, len(idx))
+	wb := &writeBack{b: b, p: p}
+	defer wb.drain()
 	for sc := b.newLeafScan(rows, leafFrom, leaves); sc.next(p); {
 		rowsC, done, last := sc.rowsC, sc.done, sc.last()
 		ns := float64(rowsC) * float64(env.Costs.Row)
@@ -95,6 +99,10 @@ func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, 
 		segs = segs[:0]
 		for k, i := range idx {
 			ix := s.Indexes[i]
+			if b.direct(i) {
+				ns += b.directRows(p, wb, i, done, rowsC, rows)
+				continue
+			}
 			E := perRun[k]
 			mem := ix.KeyBytes + s.SortEntryOverhead
 			full := (done+rowsC)/E - done/E
@@ -388,17 +396,27 @@ func (b *build) legacy(idx []int) {
 		return
 	}
 	defer b.freeMem(mem)
-	if !b.openFile(len(idx) + 1) { // one file per index + the spare tmpfd
+	nfiles := len(idx) + 1 // one file per sorted index + the spare tmpfd
+	for _, i := range idx {
+		if b.direct(i) {
+			nfiles--
+		}
+	}
+	if !b.openFile(nfiles) {
 		return
 	}
-	defer b.closeFile(len(idx) + 1)
+	defer b.closeFile(nfiles)
 
-	// Scan: single-threaded, one block written per run.
+	// Scan: single-threaded, one block written per run. In a rebuild the new clustered
+	// index is loaded here, in key order, as the scan goes (clust_btr_bulk).
 	ph := b.phase("scan", -1, p.Now())
 	files := make([]fileStats, len(idx))
-	for k := range files {
-		files[k].obj = b.newFile()
+	for k, i := range idx {
+		if !b.direct(i) {
+			files[k].obj = b.newFile()
+		}
 	}
+	wb := &writeBack{b: b, p: p}
 	segs := make([]seg, 0, len(idx))
 	for sc := b.newLeafScan(s.Rows, 0, s.PKLeafPages); sc.next(p); {
 		rowsC, done := sc.rowsC, sc.done
@@ -407,6 +425,10 @@ func (b *build) legacy(idx []int) {
 		segs = segs[:0]
 		for k, i := range idx {
 			ix := s.Indexes[i]
+			if b.direct(i) {
+				ns += b.directRows(p, wb, i, done, rowsC, s.Rows)
+				continue
+			}
 			E := perRun[k]
 			runs := (done+rowsC)/E - done/E
 			ns += float64(runs) * b.sortNs(E, tempRecBytes(ix), 1)
@@ -430,14 +452,20 @@ func (b *build) legacy(idx []int) {
 		}
 		b.fileWrite(p, segs, block)
 	}
+	wb.drain()
 	b.res.Phases[ph].End = p.Now()
 	var spare int64 // the shared tmpfd grows to the largest file merged so far
 	defer func() { b.freeTemp(spare) }()
 	for k, i := range idx {
+		if b.direct(i) {
+			continue // loaded during the scan
+		}
 		if b.failed() {
 			for _, f := range files[k:] {
-				b.fileDrop(f.obj)
-				b.freeTemp(f.bytes)
+				if f.obj != nil {
+					b.fileDrop(f.obj)
+					b.freeTemp(f.bytes)
+				}
 			}
 			return
 		}
@@ -520,3 +548,20 @@ func (sc *leafScan) next(p *sim.Proc) bool {
 
 // last reports whether the current chunk is the final one.
 func (sc *leafScan) last() bool { return sc.c == sc.n-1 }
+
+// direct reports whether index i is loaded straight from the scan: the new clustered index
+// of a rebuild (Spec.Rebuild), whose records arrive in key order and need no sort.
+func (b *build) direct(i int) bool { return b.s.Rebuild && i == 0 }
+
+// directRows loads rows [done, done+n) of the scan into the new clustered index of a
+// rebuild: their share of its pages is created now, and the CPU of building and copying
+// each record is returned for the scan to charge with its own.
+// total is the rows this loader gets in all (the table, or one scan thread's range, whose
+// subtree it builds).
+func (b *build) directRows(p *sim.Proc, wb *writeBack, i int, done, n, total int64) float64 {
+	c := &b.env.Costs
+	ix := b.s.Indexes[i]
+	pages := indexPages(total, ix, b.env.PageSize)
+	b.newPages(p, wb, i, pages*(done+n)/max(1, total)-pages*done/max(1, total))
+	return float64(n)*float64(c.RebuildRow+c.LoadRow) + b.copyNs(n*ix.KeyBytes)
+}

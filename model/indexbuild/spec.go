@@ -85,6 +85,14 @@ type Spec struct {
 	// statement building all indexes from one scan. A caller that must flush the observer
 	// between statements calls Build once per index instead.
 	OneAtATime bool
+	// Rebuild is a table rebuild with the primary key unchanged (OPTIMIZE TABLE, ALTER TABLE
+	// ... FORCE): Indexes[0] is the new clustered index, KeyBytes its whole record. Its
+	// records leave the scan in key order and go straight into the bulk loader, with no sort
+	// and no file: 8.0.18's row_merge_read_clustered_index with skip_pk_sort inserts each
+	// full merge buffer with row_merge_insert_index_tuples into clust_btr_bulk; 8.0.27+'s
+	// Builder::insert_direct loads one subtree per scan thread. Each such row costs
+	// Costs.RebuildRow + Costs.LoadRow on top of the scan's Costs.Row.
+	Rebuild bool
 
 	Threads             int   // innodb_ddl_threads (8.0.27+; default 4)
 	BufferSize          int64 // innodb_ddl_buffer_size (8.0.27+; default 1 MiB)
@@ -191,6 +199,9 @@ func (s Spec) withDefaults(env *Env) (Spec, error) {
 	}
 	if len(s.Indexes) == 0 {
 		return s, fmt.Errorf("indexbuild: no indexes to build")
+	}
+	if s.Rebuild && (s.Engine != "innodb" || s.OneAtATime) {
+		return s, fmt.Errorf("indexbuild: a table rebuild is modelled for InnoDB, as one statement")
 	}
 	for i, ix := range s.Indexes {
 		if ix.KeyBytes <= 0 {
