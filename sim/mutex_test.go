@@ -57,15 +57,7 @@ func TestMutexNoBargingDuringHandoff(t *testing.T) {
 	defer s.Close()
 	m := NewMutex(s, "m", MutexOptions{Handoff: 100})
 	var order []string
-	body := func(arrive, hold Time) func(p *Proc) {
-		return func(p *Proc) {
-			p.Sleep(arrive)
-			m.Lock(p)
-			order = append(order, p.Name())
-			p.Sleep(hold)
-			m.Unlock(p)
-		}
-	}
+	body := lockInOrder(m, &order)
 	s.Spawn("first", "fg", body(0, 50))
 	s.Spawn("queued", "fg", body(10, 10))
 	s.Spawn("barger", "fg", body(60, 10)) // arrives while the hand-off to queued is in flight
@@ -178,15 +170,7 @@ func TestMutexWakeAllBargingAndBroadcast(t *testing.T) {
 	defer s.Close()
 	m := NewMutex(s, "m", MutexOptions{Handoff: handoff, WakeAll: true})
 	var order []string
-	body := func(arrive, hold Time) func(p *Proc) {
-		return func(p *Proc) {
-			p.Sleep(arrive)
-			m.Lock(p)
-			order = append(order, p.Name())
-			p.Sleep(hold)
-			m.Unlock(p)
-		}
-	}
+	body := lockInOrder(m, &order)
 	s.Spawn("a", "fg", body(0, 1000))   // holds [0, 1000)
 	s.Spawn("b", "fg", body(10, 1000))  // sleeps from 10
 	s.Spawn("c", "fg", body(20, 1000))  // sleeps from 20
@@ -257,5 +241,19 @@ func TestMutexResetStats(t *testing.T) {
 	st := m.Stats()
 	if h := st.HoldByKind["fg"]; st.Acquisitions != 1 || h.Count() != 1 || h.Sum() != 3 || st.Wait.Count() != 1 {
 		t.Fatalf("after reset: acquisitions %d, holds %d (sum %v), waits %d; want 1, 1 (3), 1", st.Acquisitions, h.Count(), h.Sum(), st.Wait.Count())
+	}
+}
+
+// lockInOrder returns a process body factory: arrive after `arrive`, lock m, record the
+// process name in *order, hold for `hold`, unlock.
+func lockInOrder(m *Mutex, order *[]string) func(arrive, hold Time) func(p *Proc) {
+	return func(arrive, hold Time) func(p *Proc) {
+		return func(p *Proc) {
+			p.Sleep(arrive)
+			m.Lock(p)
+			*order = append(*order, p.Name())
+			p.Sleep(hold)
+			m.Unlock(p)
+		}
 	}
 }
