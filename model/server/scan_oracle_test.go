@@ -95,6 +95,24 @@ func staticPool(t testing.TB, dblwr bool, ahiPages int, obs uint16) (*sim.Sim, *
 	return s, srv, target
 }
 
+// literalPrev reads UT_LIST_GET_PREV(list, f) for a literal walk. A page that left the list
+// (a write completed) keeps its stale link, which leads to the page newer than where f was
+// (fAt). When a compaction hides where that link led, the model's rule applies: the visit
+// counts, the pass fails (ok false).
+func literalPrev(t *Thread, bp *bufpool.Instance, f bufpool.FrameID, fAt bufpool.FlushPos, st *ScanStats) (prev bufpool.FrameID, ok bool) {
+	if bp.IsDirty(f) {
+		return bp.FlushNewer(f), true
+	}
+	if prev, ok = bp.FlushNewerThan(fAt); !ok {
+		oracleSeen.lost++
+		st.NodesVisited++
+		t.Charge(t.S.Costs.ListNode)
+		return prev, false
+	}
+	oracleSeen.stale++
+	return prev, true
+}
+
 // oracleSeen counts the rare branches the literal walks took, so that the tests can show
 // they were exercised.
 var oracleSeen struct{ stale, recheck, fixed, lost int }
@@ -130,21 +148,10 @@ rescan:
 walk:
 	for f != bufpool.Nil {
 		// prev = UT_LIST_GET_PREV(list, bpage), read before processing bpage.
-		prev := bp.FlushNewer(f)
-		if !bp.IsDirty(f) {
-			var ok bool
-			if prev, ok = bp.FlushNewerThan(fAt); !ok {
-				// The model's rule when a compaction hides where the link led: the
-				// visit counts, the pass fails.
-				oracleSeen.lost++
-				st.NodesVisited++
-				t.Charge(s.Costs.ListNode)
-				allFreed = false
-				break
-			}
-		}
-		if !bp.IsDirty(f) {
-			oracleSeen.stale++
+		prev, ok := literalPrev(t, bp, f, fAt, st)
+		if !ok {
+			allFreed = false
+			break
 		}
 		prevAt := posOf(bp, prev)
 		st.NodesVisited++
@@ -259,17 +266,10 @@ func literalPinnedPass(t *Thread, in *Instance, tg FlushTarget, st *ScanStats) b
 	f := bp.FlushOldest()
 	fAt := posOf(bp, f)
 	for f != bufpool.Nil {
-		prev := bp.FlushNewer(f)
-		if !bp.IsDirty(f) {
-			var ok bool
-			if prev, ok = bp.FlushNewerThan(fAt); !ok {
-				oracleSeen.lost++
-				st.NodesVisited++
-				t.Charge(s.Costs.ListNode)
-				failed = true
-				break
-			}
-			oracleSeen.stale++
+		prev, ok := literalPrev(t, bp, f, fAt, st)
+		if !ok {
+			failed = true
+			break
 		}
 		prevAt := posOf(bp, prev)
 		st.NodesVisited++
