@@ -2,6 +2,7 @@ package policies
 
 import (
 	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/server"
 )
 
@@ -13,27 +14,44 @@ import (
 //   - FLUSH FOR EXPORT, encryption, observer flushes: BUF_REMOVE_FLUSH_WRITE, restarting from
 //     the flush-list tail after every flushed page; the observer first counts its pages with a
 //     full flush-list walk.
-//
-// Parameters: restart (default true) — false gives the later pin-and-continue walk;
-// yield (default true) — buf_flush_try_yield every 1024 pages; count_pass (default: the
-// scenario's alter_table_progress) — the observer's counting walk.
 type Fullscan struct {
-	srv   *server.Server
 	name  string
 	flush server.FlushOptions
 	count bool
 }
 
-func newFullscan(srv *server.Server, m map[string]string) (server.Policy, error) {
-	p := newParams(m)
+// FullscanParams are fullscan's (and lazy's) parameters; a parameter left out takes the
+// default its comment gives.
+type FullscanParams struct {
+	// Restart: after each flushed page the FLUSH_WRITE walk restarts from the tail (8.0.18's
+	// `goto rescan`; default true). false gives the later pin-and-continue walk.
+	Restart *bool `yaml:"restart,omitempty"`
+	// Yield: buf_flush_try_yield every 1024 pages (default true).
+	Yield *bool `yaml:"yield,omitempty"`
+	// CountPass: the observer's counting walk before its flush (default: the scenario's
+	// mysql.alter_table_progress).
+	CountPass *bool `yaml:"count_pass,omitempty"`
+}
+
+func (*FullscanParams) Defaults(*config.Scenario, config.Defaulter) {}
+func (*FullscanParams) Check(*config.Scenario, *config.Checker)     {}
+
+func fullscanOf(srv *server.Server, params config.Params, name string) Fullscan {
+	p := params.(*FullscanParams)
 	progress := srv.Sc.MySQL.AlterTableProgress == nil || *srv.Sc.MySQL.AlterTableProgress
-	f := &Fullscan{srv: srv, name: "fullscan",
-		flush: server.FlushOptions{Write: true, RestartFromTail: p.bool("restart", true), NoYield: !p.bool("yield", true)},
-		count: p.bool("count_pass", progress)}
-	return f, p.done("fullscan")
+	return Fullscan{name: name,
+		flush: server.FlushOptions{Write: true, RestartFromTail: opt(p.Restart, true), NoYield: !opt(p.Yield, true)},
+		count: opt(p.CountPass, progress)}
+}
+
+func newFullscan(srv *server.Server, params config.Params) (server.Policy, error) {
+	f := fullscanOf(srv, params, "fullscan")
+	return &f, nil
 }
 
 func (f *Fullscan) Name() string { return f.name }
+
+func (f *Fullscan) Traits() server.Traits { return server.Traits{} }
 
 func (f *Fullscan) Stale(*server.Instance, bufpool.FrameID) bool { return false }
 

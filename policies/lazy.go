@@ -2,6 +2,7 @@ package policies
 
 import (
 	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/server"
 )
 
@@ -10,19 +11,18 @@ import (
 // bumps its version, and stale pages are freed when met (lookup, the LRU eviction scan, LRU
 // and flush batches). What still scans still scans: DROP TABLE's AHI cleanup
 // (btr_drop_ahi_for_table), and every FLUSH_WRITE (export, encryption, observer flushes),
-// which in 8.0.23–8.0.25 still restarts from the tail.
+// which in 8.0.23–8.0.25 still restarts from the tail. Its parameters are fullscan's.
 type Lazy struct {
 	Fullscan
+	srv *server.Server
 }
 
-func newLazy(srv *server.Server, m map[string]string) (server.Policy, error) {
-	p := newParams(m)
-	progress := srv.Sc.MySQL.AlterTableProgress == nil || *srv.Sc.MySQL.AlterTableProgress
-	l := &Lazy{Fullscan{srv: srv, name: "lazy",
-		flush: server.FlushOptions{Write: true, RestartFromTail: p.bool("restart", true), NoYield: !p.bool("yield", true)},
-		count: p.bool("count_pass", progress)}}
-	return l, p.done("lazy")
+func newLazy(srv *server.Server, params config.Params) (server.Policy, error) {
+	return &Lazy{Fullscan: fullscanOf(srv, params, "lazy"), srv: srv}, nil
 }
+
+// Traits: stale pages are freed where the pool meets them.
+func (l *Lazy) Traits() server.Traits { return server.Traits{FreesStale: true} }
 
 // Stale is buf_page_t::is_stale: the page's space was deleted or its version moved on.
 func (l *Lazy) Stale(in *server.Instance, f bufpool.FrameID) bool {
@@ -36,6 +36,3 @@ func (l *Lazy) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st s
 	}
 	return st
 }
-
-// FreesStale marks a policy whose stale pages the eviction scan frees.
-func (l *Lazy) FreesStale() {}

@@ -2,87 +2,66 @@ package policies
 
 import (
 	"fmt"
-	"sort"
-	"strconv"
-	"strings"
 
+	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/server"
 )
 
-// Factory builds a policy from its YAML parameters (every key of the policy mapping except
-// name), for a server.
-type Factory func(srv *server.Server, params map[string]string) (server.Policy, error)
+// Entry is one registered policy: its YAML kind (name, one-line doc, typed parameter block)
+// and how it is built for a server.
+type Entry struct {
+	config.Kind
+	Build func(srv *server.Server, params config.Params) (server.Policy, error)
+}
 
 // registry: adding a policy is one file plus one line here.
-var registry = map[string]Factory{
-	"fullscan": newFullscan,
-	"lazy":     newLazy,
-	"indexed":  newIndexed,
+var registry = []Entry{
+	{config.Kind{Name: "fullscan", Doc: "community 8.0 before 8.0.23: whole-list scans, FLUSH_WRITE restarts from the tail",
+		New: func() config.Params { return new(FullscanParams) }}, newFullscan},
+	{config.Kind{Name: "lazy", Doc: "8.0.23+ lazy drop: space versions, no scan for drop/truncate; flushes still scan",
+		New: func() config.Params { return new(FullscanParams) }}, newLazy},
+	{config.Kind{Name: "indexed", Doc: "Faster DDL (inferred): per-space/observer page index, batch flush, short holds",
+		New: func() config.Params { return new(IndexedParams) }}, newIndexed},
+}
+
+func init() {
+	for _, e := range registry {
+		config.RegisterPolicy(e.Kind)
+	}
 }
 
 // Names lists the registered policies, sorted.
 func Names() []string {
-	n := make([]string, 0, len(registry))
-	for k := range registry {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
-}
-
-// New builds the named policy.
-func New(name string, srv *server.Server, params map[string]string) (server.Policy, error) {
-	f, ok := registry[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown policy %q (known: %s)", name, strings.Join(Names(), ", "))
-	}
-	return f(srv, params)
-}
-
-// params reads typed parameters and reports unknown keys.
-type params struct {
-	m    map[string]string
-	used map[string]bool
-	err  []string
-}
-
-func newParams(m map[string]string) *params { return &params{m: m, used: map[string]bool{}} }
-
-func (p *params) bool(key string, def bool) bool {
-	p.used[key] = true
-	v, ok := p.m[key]
-	if !ok {
-		return def
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		p.err = append(p.err, fmt.Sprintf("%s: %q is not a boolean", key, v))
-	}
-	return b
-}
-
-func (p *params) int(key string, def int) int {
-	p.used[key] = true
-	v, ok := p.m[key]
-	if !ok {
-		return def
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		p.err = append(p.err, fmt.Sprintf("%s: %q is not a positive integer", key, v))
+	var n []string
+	for _, k := range config.PolicyKinds() {
+		n = append(n, k.Name)
 	}
 	return n
 }
 
-func (p *params) done(policy string) error {
-	for k := range p.m {
-		if !p.used[k] {
-			p.err = append(p.err, fmt.Sprintf("unknown parameter %q", k))
+// Factory returns the factory of the policy spec names, with its parameters.
+func Factory(spec config.PolicySpec) (server.PolicyFactory, error) {
+	for _, e := range registry {
+		if e.Name != spec.Name {
+			continue
 		}
+		params := spec.Params
+		if params == nil {
+			params = e.New()
+		}
+		return func(srv *server.Server) (server.Policy, error) { return e.Build(srv, params) }, nil
 	}
-	if len(p.err) == 0 {
-		return nil
+	_, err := config.PolicyKind(spec.Name)
+	if !err {
+		return nil, fmt.Errorf("unknown policy %q", spec.Name)
 	}
-	sort.Strings(p.err)
-	return fmt.Errorf("policy %s: %s", policy, strings.Join(p.err, "; "))
+	return nil, fmt.Errorf("policy %q is registered with config but has no builder in policies", spec.Name)
+}
+
+// opt returns *p, or def when the parameter was not given.
+func opt[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
 }

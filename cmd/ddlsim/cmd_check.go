@@ -29,7 +29,6 @@ spec, with the points it breaks), and the exit status is 2 if there was any.`,
 			if len(args) == 0 {
 				return usagef("check needs at least one scenario or sweep spec file")
 			}
-			config.KnownPolicies = policyNames
 			var errs []error
 			for _, path := range args {
 				if isSweepSpec(path) {

@@ -8,7 +8,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/runner"
+	"github.com/ddlsim/ddlsim/model/workload"
 )
+
+// runner links every registered kind (DDL operations, workloads, policies) into the binary.
+var _ = runner.Run
 
 // profileGlob is where shipped hardware profiles live, relative to the working directory
 // (the repository root, where the scenarios are run from).
@@ -26,25 +31,25 @@ hardware profiles shipped in ` + profileGlob + ` (relative to the current direct
 				return usagef("list takes no arguments")
 			}
 			w := e.stdout
-			fmt.Fprintln(w, "policies (policy:):")
-			if policyNames == nil {
-				fmt.Fprintln(w, "  (the policy registry is not linked into this build)")
-			} else {
-				for _, p := range policyNames() {
-					doc := ""
-					if policyDoc != nil {
-						doc = policyDoc(p)
+			kinds := func(title string, ks []config.Kind) {
+				fmt.Fprintf(w, "%s:\n", title)
+				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				for _, k := range ks {
+					fields := strings.Join(k.Fields(), ", ")
+					if fields == "" {
+						fields = "-"
 					}
-					fmt.Fprintf(w, "  %-12s %s\n", p, doc)
+					fmt.Fprintf(tw, "  %s\t%s\t(%s)\n", k.Name, k.Doc, fields)
 				}
+				tw.Flush()
 			}
-			fmt.Fprintln(w, "\nworkloads (workload[].KIND):")
-			for _, k := range config.WorkloadKinds {
-				fmt.Fprintf(w, "  %s\n", k)
-			}
-			fmt.Fprintf(w, "\nsysbench mixes (sysbench.mix):\n  %s\n", strings.Join(config.Mixes, "\n  "))
-			fmt.Fprintf(w, "\nrand types (sysbench.rand):\n  %s\n", strings.Join(config.RandTypes, "\n  "))
-			fmt.Fprintf(w, "\nDDL operations (schedule[].ddl):\n  %s\n", strings.Join(config.DDLOps, "\n  "))
+			kinds("policies (policy: NAME or {name: NAME, PARAM: value})", config.PolicyKinds())
+			fmt.Fprintln(w)
+			kinds("workloads (workload: [- KIND: {...}])", config.WorkloadKinds())
+			fmt.Fprintf(w, "\nsysbench mixes (sysbench.mix):\n  %s\n", strings.Join(workload.Mixes, "\n  "))
+			fmt.Fprintf(w, "\nrand types (sysbench.rand):\n  %s\n", strings.Join(workload.RandTypes, "\n  "))
+			fmt.Fprintln(w)
+			kinds("DDL operations (schedule: [- {at: T, ddl: NAME, table: GROUP, ...}])", config.DDLKinds())
 			fmt.Fprintln(w, "\nlatency distributions (dist:):")
 			for _, d := range config.Dists {
 				fmt.Fprintf(w, "  %-12s %s\n", d, distParams[d])

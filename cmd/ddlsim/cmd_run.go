@@ -94,7 +94,6 @@ func startCPUProfile(path string) (func(), error) {
 type figures struct{ plot, report bool }
 
 func (e *env) runScenario(path string, sets []string, seed *uint64, out string, quiet bool, fig figures) error {
-	config.KnownPolicies = policyNames
 	sc, err := config.LoadWith(path, sets, seed)
 	if err != nil {
 		return &inputError{err}

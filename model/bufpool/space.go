@@ -160,6 +160,19 @@ func (in *Instance) SpaceFrames(space uint32) func(yield func(FrameID) bool) {
 	}
 }
 
+// SpaceFirst is the first frame of space's list (its newest dirty page, or a clean one when
+// none is dirty), Nil when the space has no page here. With SpaceNext it walks the list one
+// node at a time, for a walk that releases the LRU mutex on the way.
+func (in *Instance) SpaceFirst(space uint32) FrameID {
+	if sp := in.lookupSpace(space); sp != nil {
+		return sp.head
+	}
+	return Nil
+}
+
+// SpaceNext is the frame after f in its space's list, or Nil.
+func (in *Instance) SpaceNext(f FrameID) FrameID { return in.spNext[f] }
+
 // SpaceOldestDirty is the dirty page of space that is oldest on the flush list, or Nil.
 // O(1).
 func (in *Instance) SpaceOldestDirty(space uint32) FrameID {

@@ -29,6 +29,10 @@ func crossChecks(sc *Scenario) []verr {
 		add("mysql.innodb_max_dirty_pages_pct_lwm", fmt.Sprintf("expected at most innodb_max_dirty_pages_pct (%g)", m.MaxDirtyPagesPct), "mysql.innodb_max_dirty_pages_pct")
 	}
 
+	if _, ok := PolicyKind(sc.Policy.Name); !ok && sc.Policy.Name != "" {
+		add("policy.name", policyKinds.unknown(sc.Policy.Name))
+	}
+
 	if sc.Duration > 0 && sc.Report.Interval > sc.Duration {
 		add("report.interval", fmt.Sprintf("expected at most duration (%s)", sc.Duration), "duration")
 	}
@@ -72,72 +76,23 @@ func crossChecks(sc *Scenario) []verr {
 		}
 	}
 
-	for i, w := range sc.Workload {
-		p := fmt.Sprintf("workload[%d]", i)
-		n := 0
-		for _, set := range []bool{w.Sysbench != nil, w.TPCC != nil, w.TempTableConnections != nil} {
-			if set {
-				n++
-			}
-		}
-		if n != 1 {
-			add(p, fmt.Sprintf("expected exactly one of %v, found %d", WorkloadKinds, n))
-		}
-		startCheck := func(path string, start Duration) {
-			if sc.Duration > 0 && start >= sc.Duration {
-				add(path, fmt.Sprintf("expected a start before the end of the run: start is measured from the end of warmup and duration = %s", sc.Duration), "duration")
-			}
-		}
-		if s := w.Sysbench; s != nil {
-			ref(p+".sysbench.tables", s.Tables, "")
-			startCheck(p+".sysbench.start", s.Start)
-		}
-		if t := w.TPCC; t != nil {
-			ref(p+".tpcc.data", t.Data, "tpcc")
-			startCheck(p+".tpcc.start", t.Start)
-		}
-		if t := w.TempTableConnections; t != nil {
-			startCheck(p+".temp_table_connections.start", t.Start)
-			if t.Stop != 0 && t.Stop <= t.Start {
-				add(p+".temp_table_connections.stop", fmt.Sprintf("expected stop after start (%s)", t.Start), p+".temp_table_connections.start")
-			}
-		}
-	}
-
 	for i, e := range sc.Schedule {
 		p := fmt.Sprintf("schedule[%d]", i)
 		if sc.Duration > 0 && e.At >= sc.Duration {
 			add(p+".at", fmt.Sprintf("expected a time within the run: at is measured from the end of warmup (the report clock) and duration = %s", sc.Duration), "duration")
 		}
-		if e.DDL == "undo_truncate" {
+		k, known := DDLKind(e.DDL)
+		switch {
+		case !known:
+			// reported by the decoder
+		case k.NoTable:
 			if e.Table != "" {
-				add(p+".table", "undo_truncate works on undo tablespaces and takes no table")
+				add(p+".table", e.DDL+" takes no table")
 			}
-		} else if e.Table == "" {
+		case e.Table == "":
 			add(p+".table", "missing: expected the name of a data group")
-		} else {
+		default:
 			ref(p+".table", e.Table, "")
-		}
-		if e.DDL == "create_index" {
-			if len(e.Columns) == 0 {
-				add(p+".columns", "missing: create_index needs columns, e.g. [c]")
-			}
-			if e.Indexes < 1 {
-				add(p+".indexes", "expected at least 1 index")
-			}
-		} else {
-			if len(e.Columns) > 0 {
-				add(p+".columns", "only create_index takes columns", p+".ddl")
-			}
-			if e.Indexes > 1 {
-				add(p+".indexes", "only create_index builds indexes", p+".ddl")
-			}
-			if e.Engine == "myrocks" {
-				add(p+".engine", "myrocks is modelled for create_index only", p+".ddl")
-			}
-			if e.OneAtATime {
-				add(p+".one_at_a_time", "only create_index builds indexes one at a time", p+".ddl")
-			}
 		}
 		if e.Count > 0 && e.Every == 0 {
 			add(p+".count", "count repeats a DDL and needs every")

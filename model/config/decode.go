@@ -43,6 +43,8 @@ var (
 	countType         = reflect.TypeFor[Count]()
 	hardwareRefType   = reflect.TypeFor[HardwareRef]()
 	policySpecType    = reflect.TypeFor[PolicySpec]()
+	ddlEventType      = reflect.TypeFor[DDLEvent]()
+	workloadType      = reflect.TypeFor[Workload]()
 	quantilePointType = reflect.TypeFor[QuantilePoint]()
 )
 
@@ -111,6 +113,12 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 		return
 	case policySpecType:
 		d.policy(n, v.Addr().Interface().(*PolicySpec), path)
+		return
+	case ddlEventType:
+		d.ddlEvent(n, v.Addr().Interface().(*DDLEvent), path)
+		return
+	case workloadType:
+		d.workload(n, v.Addr().Interface().(*Workload), path)
 		return
 	case quantilePointType:
 		q := v.Addr().Interface().(*QuantilePoint)
@@ -236,47 +244,170 @@ func (d *decoder) unit(n *yaml.Node, v reflect.Value, path string) {
 	v.SetInt(i)
 }
 
+// policy decodes `NAME` or `{name: NAME, param: value, ...}`: the parameters go into the
+// named policy kind's typed block.
 func (d *decoder) policy(n *yaml.Node, p *PolicySpec, path string) {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		*p = PolicySpec{Name: n.Value}
+		d.newParams(n, policyKinds, n.Value, &p.Params, path+".name")
 	case yaml.MappingNode:
 		*p = PolicySpec{}
-		keys := map[string]bool{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val := n.Content[i], n.Content[i+1]
-			kp := path + "." + k.Value
-			if keys[k.Value] {
-				d.fail(k, kp, "", "duplicate key")
-				continue
-			}
-			keys[k.Value] = true
-			if val.Kind != yaml.ScalarNode || isNull(val) {
-				d.fail(val, kp, "", fmt.Sprintf("found a %s: policy parameters are scalars", kindName(val)))
-				continue
-			}
-			if d.seen != nil {
-				p := Pos{File: d.file, Value: val.Value}
-				if !d.noPos {
-					p.Line, p.Col = val.Line, val.Column
-				}
-				d.seen[kp] = p
-			}
-			if k.Value == "name" {
-				p.Name = val.Value
-				continue
-			}
-			if p.Params == nil {
-				p.Params = map[string]string{}
-			}
-			p.Params[k.Value] = val.Value
-		}
-		if !keys["name"] {
+		name := mappingValue(n, "name")
+		if name == nil {
 			d.fail(n, path+".name", "", "missing: a policy mapping needs name")
+			return
 		}
+		if name.Kind != yaml.ScalarNode {
+			d.fail(name, path+".name", "", fmt.Sprintf("found a %s: expected a policy name", kindName(name)))
+			return
+		}
+		p.Name = name.Value
+		d.recordNode(name, path+".name")
+		if !d.newParams(name, policyKinds, name.Value, &p.Params, path+".name") {
+			return
+		}
+		d.mixed(n, path, reflect.Value{}, map[string]bool{"name": true}, p.Params)
 	default:
 		d.fail(n, path, "", fmt.Sprintf("found a %s: expected a policy name or {name: ..., param: value}", kindName(n)))
 	}
+}
+
+// ddlEvent decodes one schedule entry: the common scheduling fields into the DDLEvent, the
+// rest into the typed block of the operation its `ddl` key names.
+func (d *decoder) ddlEvent(n *yaml.Node, e *DDLEvent, path string) {
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, path, scalarText(n), fmt.Sprintf("found a %s: expected a mapping such as {at: 10s, ddl: create_index, table: sbtest, columns: [c]}", kindName(n)))
+		return
+	}
+	*e = DDLEvent{}
+	known := false
+	if op := mappingValue(n, "ddl"); op == nil {
+		d.fail(n, path+".ddl", "", "missing: expected a DDL operation ("+strings.Join(ddlKinds.names(), ", ")+")")
+	} else if op.Kind == yaml.ScalarNode {
+		known = d.newParams(op, ddlKinds, op.Value, &e.Params, path+".ddl")
+	}
+	d.mixed(n, path, reflect.ValueOf(e).Elem(), nil, e.Params)
+	if !known && d.failed != nil {
+		// The operation's own fields cannot be judged; the unknown name was reported.
+		d.failed[path+".ddl"] = true
+	}
+}
+
+// workload decodes `KIND: {parameters}` into the kind's typed block.
+func (d *decoder) workload(n *yaml.Node, w *Workload, path string) {
+	*w = Workload{}
+	if n.Kind != yaml.MappingNode || len(n.Content) != 2 {
+		what := kindName(n)
+		if n.Kind == yaml.MappingNode {
+			what = fmt.Sprintf("mapping with %d keys", len(n.Content)/2)
+		}
+		d.fail(n, path, scalarText(n), fmt.Sprintf("found a %s: expected one workload per list entry, a mapping with one key (%s)", what, strings.Join(workloadKinds.names(), ", ")))
+		return
+	}
+	k, val := n.Content[0], n.Content[1]
+	w.Kind = k.Value
+	kp := joinPath(path, k.Value)
+	if !d.newParams(k, workloadKinds, k.Value, &w.Params, kp) {
+		return
+	}
+	d.decode(val, reflect.ValueOf(w.Params).Elem(), kp)
+}
+
+// newParams looks kind name up in f and stores a fresh parameter block in *p; an unknown name
+// is reported at n (path) and leaves *p nil.
+func (d *decoder) newParams(n *yaml.Node, f *family, name string, p *Params, path string) bool {
+	k, ok := f.get(name)
+	if !ok {
+		d.fail(n, path, name, f.unknown(name))
+		return false
+	}
+	*p = k.New()
+	return true
+}
+
+// mixed decodes a mapping whose keys belong either to the struct common (the fields shared by
+// every kind; may be invalid) or to the kind's block params (may be nil), skipping the keys in
+// skip. An unknown key is reported with the keys both accept.
+func (d *decoder) mixed(n *yaml.Node, path string, common reflect.Value, skip map[string]bool, params Params) {
+	var cf, pf *structFields
+	var pv reflect.Value
+	if common.IsValid() {
+		cf = fieldsOf(common.Type())
+	}
+	if params != nil {
+		pv = reflect.ValueOf(params).Elem()
+		pf = fieldsOf(pv.Type())
+	}
+	seenKeys := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		kp := joinPath(path, k.Value)
+		if k.Kind != yaml.ScalarNode {
+			d.fail(k, path, "", "mapping keys must be plain names")
+			continue
+		}
+		if line, dup := seenKeys[k.Value]; dup {
+			d.fail(k, kp, "", fmt.Sprintf("duplicate key (first given on line %d)", line))
+			continue
+		}
+		seenKeys[k.Value] = k.Line
+		if skip[k.Value] {
+			continue
+		}
+		if cf != nil {
+			if idx, ok := cf.byName[k.Value]; ok {
+				d.decode(val, common.Field(idx), kp)
+				continue
+			}
+		}
+		if pf != nil {
+			if idx, ok := pf.byName[k.Value]; ok {
+				d.decode(val, pv.Field(idx), kp)
+				continue
+			}
+		}
+		if params == nil && common.IsValid() {
+			continue // the kind is unknown (reported): its fields cannot be judged
+		}
+		var valid []string
+		for k := range skip {
+			valid = append(valid, k)
+		}
+		if cf != nil {
+			valid = append(valid, cf.names...)
+		}
+		if pf != nil {
+			valid = append(valid, pf.names...)
+		}
+		if len(valid) == 0 {
+			d.fail(k, kp, "", "unknown field; this kind takes no parameters")
+			continue
+		}
+		d.fail(k, kp, "", unknownFieldMsg(k.Value, valid))
+	}
+}
+
+// mappingValue returns the value of key in mapping n, or nil.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// recordNode notes where path's scalar was written.
+func (d *decoder) recordNode(n *yaml.Node, path string) {
+	if d.seen == nil {
+		return
+	}
+	p := Pos{File: d.file, Value: scalarText(n)}
+	if !d.noPos {
+		p.Line, p.Col = n.Line, n.Column
+	}
+	d.seen[path] = p
 }
 
 func (d *decoder) structure(n *yaml.Node, v reflect.Value, path string) {
@@ -386,6 +517,16 @@ func yamlName(f reflect.StructField) string {
 
 // suggest returns the valid name closest to key if it is close enough to be a typo.
 func suggest(key string, valid []string) string {
+	// A name the key begins (truncate → truncate_table), when only one does.
+	var pre []string
+	for _, v := range valid {
+		if len(key) >= 3 && strings.HasPrefix(v, key) {
+			pre = append(pre, v)
+		}
+	}
+	if len(pre) == 1 {
+		return pre[0]
+	}
 	best, bestD := "", len(key)/3+2
 	for _, v := range valid {
 		if d := editDistance(key, v); d < bestD {

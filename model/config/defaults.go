@@ -84,7 +84,6 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 	def("warm.fill", sc.Warm.Fill == 0, func() { sc.Warm.Fill = 0.95 })
 	def("report.interval", sc.Report.Interval == 0, func() { sc.Report.Interval = Second })
 
-	var sysbenchGroups, tpccGroups []string
 	for i := range sc.Data {
 		t := &sc.Data[i]
 		p := fmt.Sprintf("data[%d]", i)
@@ -92,51 +91,14 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 		def(p+".tables", t.Tables == 0, func() { t.Tables = 1 })
 		if t.Kind == "sysbench" {
 			def(p+".secondary_indexes", t.SecondaryIndexes == nil, func() { t.SecondaryIndexes = ptr(1) }) // the k index
-			sysbenchGroups = append(sysbenchGroups, t.Name)
-		}
-		if t.Kind == "tpcc" {
-			tpccGroups = append(tpccGroups, t.Name)
 		}
 	}
-
-	for i := range sc.Workload {
-		w := &sc.Workload[i]
-		p := fmt.Sprintf("workload[%d]", i)
-		if s := w.Sysbench; s != nil {
-			def(p+".sysbench.threads", s.Threads == 0, func() { s.Threads = 1 })
-			def(p+".sysbench.rand", s.Rand == "", func() { s.Rand = "special" }) // sysbench's --rand-type default
-			if len(sysbenchGroups) == 1 {
-				def(p+".sysbench.tables", s.Tables == "", func() { s.Tables = sysbenchGroups[0] })
-			}
-		}
-		if t := w.TPCC; t != nil {
-			def(p+".tpcc.threads", t.Threads == 0, func() { t.Threads = 1 })
-			if len(tpccGroups) == 1 {
-				def(p+".tpcc.data", t.Data == "", func() { t.Data = tpccGroups[0] })
-			}
-		}
-		if t := w.TempTableConnections; t != nil {
-			def(p+".temp_table_connections.threads", t.Threads == 0, func() { t.Threads = 1 })
+	if sc.Policy.Params == nil {
+		if k, ok := PolicyKind(sc.Policy.Name); ok {
+			sc.Policy.Params = k.New()
 		}
 	}
-
-	myrocks := false
-	for i := range sc.Schedule {
-		e := &sc.Schedule[i]
-		p := fmt.Sprintf("schedule[%d]", i)
-		if e.DDL == "create_index" {
-			def(p+".indexes", e.Indexes == 0, func() { e.Indexes = 1 })
-		}
-		def(p+".engine", e.Engine == "", func() { e.Engine = "innodb" })
-		myrocks = myrocks || e.Engine == "myrocks"
-	}
-	// MyRocks' compiled-in defaults (ha_rocksdb.cc RDB_DEFAULT_MERGE_BUF_SIZE,
-	// RDB_DEFAULT_MERGE_COMBINE_READ_SIZE), filled in only when a MyRocks build is scheduled
-	// so InnoDB-only configurations do not carry them.
-	if myrocks {
-		def("mysql.rocksdb_merge_buf_size", m.RocksDBMergeBufSize == 0, func() { m.RocksDBMergeBufSize = 64 * MiB })
-		def("mysql.rocksdb_merge_combine_read_size", m.RocksDBMergeCombineReadSize == 0, func() { m.RocksDBMergeCombineReadSize = GiB })
-	}
+	defaultKinds(sc, given)
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -1,9 +1,13 @@
-package config
+package config_test
 
 import (
 	"os"
 	"strings"
 	"testing"
+
+	. "github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/ddl"
+	_ "github.com/ddlsim/ddlsim/model/runner" // links the DDL, workload and policy kinds
 )
 
 // The index-build options (issue 5): one_at_a_time, the MyRocks merge settings, the sort
@@ -13,7 +17,7 @@ func TestIndexBuildOptions(t *testing.T) {
 		"schedule[0].one_at_a_time=true", "schedule[0].indexes=3",
 		"hardware.storage.data.capacity=500GiB", "hardware.llc=55MiB",
 		"hardware.costs.page_cache_copy=500ns", "mysql.innodb_disable_sort_file_cache=on")
-	e, hw := sc.Schedule[0], sc.HardwareProfile
+	e, hw := sc.Schedule[0].Params.(*ddl.CreateIndex), sc.HardwareProfile
 	if !e.OneAtATime || e.Indexes != 3 || hw.Storage.Data.Capacity != 500*GiB || hw.LLC != 55*MiB ||
 		hw.Costs.PageCacheCopy != 500*Nanosecond || !sc.MySQL.DisableSortFileCache {
 		t.Errorf("not decoded: %+v llc %v temp %+v costs %+v", e, hw.LLC, hw.Storage.Data, hw.Costs)
@@ -35,7 +39,7 @@ func TestIndexBuildOptionsRejected(t *testing.T) {
 	}
 	good := string(b)
 	for _, c := range []struct{ set, path, has string }{
-		{"schedule[0].ddl=drop_table", "schedule[0].one_at_a_time", "only create_index"},
+		{"schedule[0].ddl=drop_table", "schedule[0].one_at_a_time", "unknown key \"one_at_a_time\" for drop_table"},
 		{"mysql.rocksdb_merge_buf_size=50", "mysql.rocksdb_merge_buf_size", "at least 100 bytes"},
 		{"mysql.rocksdb_merge_combine_read_size=99", "mysql.rocksdb_merge_combine_read_size", "at least 100 bytes"},
 		{"hardware.storage.data.capacity=-1GiB", "hardware.storage.data.capacity", ""},

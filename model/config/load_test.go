@@ -1,4 +1,4 @@
-package config
+package config_test
 
 import (
 	"errors"
@@ -7,6 +7,14 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	. "github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/ddl"
+	_ "github.com/ddlsim/ddlsim/model/runner" // links the DDL, workload and policy kinds
+	"github.com/ddlsim/ddlsim/model/workload"
+	"github.com/ddlsim/ddlsim/policies"
 )
 
 func mustLoad(t *testing.T, path string, sets ...string) *Scenario {
@@ -67,7 +75,7 @@ func TestGoodScenarioDefaults(t *testing.T) {
 	if sc.Report.Interval != Second || sc.Warm.Fill != 0.95 || sc.Policy.Name != "fullscan" {
 		t.Errorf("scenario defaults: report %v warm %v policy %v", sc.Report, sc.Warm, sc.Policy)
 	}
-	if sc.Data[0].Kind != "sysbench" || *sc.Data[0].SecondaryIndexes != 1 || sc.Schedule[0].Indexes != 1 || sc.Schedule[0].Engine != "innodb" {
+	if sc.Data[0].Kind != "sysbench" || *sc.Data[0].SecondaryIndexes != 1 || sc.Schedule[0].Params.(*ddl.CreateIndex).Indexes != 1 || sc.Schedule[0].Params.(*ddl.CreateIndex).Engine != "innodb" {
 		t.Errorf("data/schedule defaults: %+v %+v", sc.Data[0], sc.Schedule[0])
 	}
 	if sc.HardwareProfile.Cores != 8 || sc.HardwareProfile.Memory != 64*GiB || sc.Hardware.Path != "profiles/test-8c.yaml" || sc.Hardware.Inline != nil {
@@ -189,20 +197,11 @@ func TestHashCoversEveryField(t *testing.T) {
 	var walk func(v reflect.Value, path string)
 	walk = func(v reflect.Value, path string) {
 		switch v.Type() {
-		case hardwareRefType:
+		case reflect.TypeFor[HardwareRef]():
 			return // replaced by the resolved profile
-		case policySpecType:
-			p := v.Addr().Interface().(*PolicySpec)
-			p.Params["batch"] = "512"
-			if Hash(sc) == base {
-				t.Errorf("policy param change did not change the hash")
-			}
-			p.Params["batch"] = "256"
-			n++
-			return
 		}
 		switch v.Kind() {
-		case reflect.Pointer:
+		case reflect.Pointer, reflect.Interface:
 			if !v.IsNil() {
 				walk(v.Elem(), path)
 			}
@@ -267,12 +266,12 @@ func TestSet(t *testing.T) {
 			t.Errorf("Set(%s=%s): %v", s[0], s[1], err)
 		}
 	}
-	if sc.MySQL.BufferPoolSize != 24*GiB || sc.Workload[0].Sysbench.Threads != 64 || sc.Seed != 7 ||
+	if sc.MySQL.BufferPoolSize != 24*GiB || sc.Workload[0].Params.(*workload.Sysbench).Threads != 64 || sc.Seed != 7 ||
 		sc.HardwareProfile.Cores != 16 || sc.HardwareProfile.Storage.Data.Sync.Table[1].Value != 2*Millisecond ||
 		len(sc.Schedule) != 2 || sc.Schedule[1].Table != "big" || sc.Data[0].Rows != 1000 || sc.Description != "a: b" {
 		t.Errorf("Set did not take: %+v", sc)
 	}
-	if sc.Policy.Name != "indexed" || sc.Policy.Params["batch"] != "128" {
+	if p, ok := sc.Policy.Params.(*policies.IndexedParams); sc.Policy.Name != "indexed" || !ok || p.Batch == nil || *p.Batch != 128 {
 		t.Errorf("policy = %v", sc.Policy)
 	}
 	ApplyDefaults(sc)
@@ -303,8 +302,8 @@ func TestLoadWithOverridesAndSeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sc.Seed != 99 || sc.Workload[0].Sysbench.Threads != 4 || sc.Policy.Name != "lazy" {
-		t.Errorf("overrides not applied: seed %d threads %d policy %v", sc.Seed, sc.Workload[0].Sysbench.Threads, sc.Policy)
+	if sc.Seed != 99 || sc.Workload[0].Params.(*workload.Sysbench).Threads != 4 || sc.Policy.Name != "lazy" {
+		t.Errorf("overrides not applied: seed %d threads %d policy %v", sc.Seed, sc.Workload[0].Params.(*workload.Sysbench).Threads, sc.Policy)
 	}
 	// Bad overrides are reported together with file errors, validation catches bad values.
 	errs := loadErrs(t, "good.yaml", readGood(t), "mysql.innodb_buffer_pool_size=128GiB", "oops", "warmup=1x")
@@ -328,8 +327,6 @@ func TestLoadWithOverridesAndSeed(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	KnownPolicies = func() []string { return []string{"fullscan", "lazy", "indexed"} }
-	defer func() { KnownPolicies = nil }()
 	for _, tc := range []struct {
 		set   string
 		path  string
@@ -347,13 +344,19 @@ func TestValidation(t *testing.T) {
 		{"hardware.storage.data.sync.table[2][0]=0.999", "hardware.storage.data.sync.table[2][0]", "end at quantile 1", false},
 		{"hardware.storage.data.sync.table[1][0]=0.4", "hardware.storage.data.sync.table[1][0]", "ascending", false},
 		{"hardware.storage.data.write.dist=normal", "hardware.storage.data.write.dist", "one of [constant", false},
-		{"policy=clock", "policy.name", `bad value "clock": expected one of fullscan, lazy, indexed`, false},
+		{"policy=clock", "policy.name", `bad value "clock": unknown policy; expected one of fullscan, indexed, lazy`, false},
+		{"policy={name: indexed, batch: lots}", "policy.batch", `bad value "lots": expected an integer`, false},
+		{"policy={name: indexed, batch: -1}", "policy.batch", `expected a value from 1`, false},
+		{"policy={name: indexed, bach: 8}", "policy.bach", `did you mean batch?`, false},
+		{"policy={name: fullscan, restart: sometimes}", "policy.restart", `expected on/off`, false},
 		{"workload[0].sysbench.tables=nope", "workload[0].sysbench.tables", `no data group named "nope"`, false},
 		{"workload[0].sysbench.mix=oltp_everything", "workload[0].sysbench.mix", "one of oltp_read_write", false},
 		{"workload[0].sysbench.rand=gaussian", "workload[0].sysbench.rand", "one of special", false},
-		{"workload[0].tpcc.threads=2", "workload[0]", "exactly one of", true},
+		{"workload[0].tpcc.threads=2", "workload[0].tpcc.threads", "is a sysbench workload", false},
+		{"workload[1]={sysbench: {}, tpcc: {}}", "workload[1]", "one workload per list entry", false},
 		{"schedule[0].at=361s", "schedule[0].at", "within the run", false},
-		{"schedule[0].ddl=truncate", "schedule[0].ddl", "one of create_index", false},
+		{"schedule[0].ddl=truncate", "schedule[0].ddl", "did you mean truncate_table?", false},
+		{"schedule[0]={at: 1s, ddl: drop_table, table: big, indexes: 2}", "schedule[0].indexes", `unknown field; valid fields: at, every, count, ddl, table`, false},
 		{"schedule[0].table=small", "schedule[0].table", `no data group named "small"`, false},
 		{"schedule[0].columns=[]", "schedule[0].columns", "needs columns", false},
 		{"data[1].rows=5", "data[1]", "exactly one of rows or size", false},
@@ -403,5 +406,38 @@ func TestLoadMissingFile(t *testing.T) {
 	_, err := Load("testdata/no-such.yaml")
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("got %v, want ErrNotExist", err)
+	}
+}
+
+// TestKindsYAML: the registered kinds' blocks (a policy with a parameter, a workload, a DDL
+// operation with fields of its own) survive plain yaml.v3 marshalling and unmarshalling.
+func TestKindsYAML(t *testing.T) {
+	type doc struct {
+		P PolicySpec `yaml:"p"`
+		W []Workload `yaml:"w"`
+		S []DDLEvent `yaml:"s"`
+	}
+	var in doc
+	src := "p: {name: indexed, batch: 128}\nw: [{sysbench: {mix: oltp_read_only, threads: 4}}]\ns: [{at: 5s, ddl: create_index, table: t, columns: [c], indexes: 2}]\n"
+	if err := yaml.Unmarshal([]byte(src), &in); err != nil {
+		t.Fatal(err)
+	}
+	b, err := yaml.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out doc
+	if err := yaml.Unmarshal(b, &out); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if out.P.String() != "indexed batch=128" || out.W[0].Params.(*workload.Sysbench).Threads != 4 ||
+		out.S[0].Params.(*ddl.CreateIndex).Indexes != 2 || out.S[0].At != 5*Second {
+		t.Errorf("round trip through yaml.v3:\n%s\ngot %+v", b, out)
+	}
+	for _, bad := range []string{"p: {name: indexed, batch: lots}", "p: {name: indexed, bogus: 1}", "p: nosuch",
+		"w: [{sysbench: {mix: x}, tpcc: {}}]", "w: [{nosuch: {}}]", "s: [{at: 1s, ddl: drop_table, columns: [c]}]", "s: [{at: 1s}]"} {
+		if err := yaml.Unmarshal([]byte(bad), &out); err == nil {
+			t.Errorf("%s: accepted", bad)
+		}
 	}
 }

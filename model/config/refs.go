@@ -1,7 +1,6 @@
 package config
 
 import (
-	"sort"
 	"strconv"
 
 	"gopkg.in/yaml.v3"
@@ -47,42 +46,95 @@ func (p *PolicySpec) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// MarshalYAML writes a bare name when there are no parameters, else a mapping with name
-// first and the parameters in sorted order.
+// MarshalYAML writes a bare name when no parameter is set, else a mapping with name first
+// and the parameters in their block's order.
 func (p PolicySpec) MarshalYAML() (any, error) {
-	if len(p.Params) == 0 {
+	params, err := paramNodes(p.Params)
+	if err != nil {
+		return nil, err
+	}
+	if len(params) == 0 {
 		return p.Name, nil
 	}
 	m := &yaml.Node{Kind: yaml.MappingNode}
 	m.Content = append(m.Content, plainScalar("name"), plainScalar(p.Name))
-	for _, k := range sortedKeys(p.Params) {
-		m.Content = append(m.Content, plainScalar(k), &yaml.Node{Kind: yaml.ScalarNode, Value: p.Params[k]})
-	}
+	m.Content = append(m.Content, params...)
 	return m, nil
 }
 
-// String is the policy as a user would write it on the command line.
+// String is the policy as a user would write it on the command line: the name, then each
+// parameter that is set as key=value.
 func (p PolicySpec) String() string {
 	s := p.Name
-	for _, k := range sortedKeys(p.Params) {
-		s += " " + k + "=" + p.Params[k]
+	params, _ := paramNodes(p.Params)
+	for i := 0; i+1 < len(params); i += 2 {
+		s += " " + params[i].Value + "=" + params[i+1].Value
 	}
 	return s
 }
 
-// Param returns a parameter and whether it was given.
-func (p PolicySpec) Param(key string) (string, bool) {
-	v, ok := p.Params[key]
-	return v, ok
+// paramNodes is the key/value node list a parameter block marshals to (empty when nothing
+// is set).
+func paramNodes(p Params) ([]*yaml.Node, error) {
+	if p == nil {
+		return nil, nil
+	}
+	var n yaml.Node
+	if err := n.Encode(p); err != nil {
+		return nil, err
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	return n.Content, nil
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// UnmarshalYAML decodes a schedule entry as the loader does.
+func (e *DDLEvent) UnmarshalYAML(n *yaml.Node) error {
+	var d decoder
+	d.decode(n, reflectValueOf(e), "")
+	if len(d.errs) > 0 {
+		return d.errs
 	}
-	sort.Strings(keys)
-	return keys
+	return nil
+}
+
+// ddlCommon is DDLEvent without its methods, for encoding the common fields.
+type ddlCommon DDLEvent
+
+// MarshalYAML writes the common scheduling fields, then the operation's own.
+func (e DDLEvent) MarshalYAML() (any, error) {
+	var n yaml.Node
+	if err := n.Encode(ddlCommon(e)); err != nil {
+		return nil, err
+	}
+	params, err := paramNodes(e.Params)
+	if err != nil {
+		return nil, err
+	}
+	n.Content = append(n.Content, params...)
+	return &n, nil
+}
+
+// UnmarshalYAML decodes `KIND: {parameters}` as the loader does.
+func (w *Workload) UnmarshalYAML(n *yaml.Node) error {
+	var d decoder
+	d.decode(n, reflectValueOf(w), "")
+	if len(d.errs) > 0 {
+		return d.errs
+	}
+	return nil
+}
+
+// MarshalYAML writes the one-key mapping KIND: {parameters}.
+func (w Workload) MarshalYAML() (any, error) {
+	var v yaml.Node
+	if w.Params == nil {
+		v = yaml.Node{Kind: yaml.MappingNode}
+	} else if err := v.Encode(w.Params); err != nil {
+		return nil, err
+	}
+	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{plainScalar(w.Kind), &v}}, nil
 }
 
 // UnmarshalYAML accepts a two-element list [q, duration].

@@ -102,22 +102,65 @@ func setPath(d *decoder, sc *Scenario, path, value string) {
 		}
 		switch {
 		case v.Type() == policySpecType && s.key != "":
-			// policy.name or policy.<param>: parameters are free-form strings.
-			if i != len(segs)-1 {
-				d.fail(nil, path, "", "policy parameters are scalars")
-				return
-			}
 			p := v.Addr().Interface().(*PolicySpec)
 			if s.key == "name" {
-				p.Name = value
-			} else {
-				if p.Params == nil {
-					p.Params = map[string]string{}
+				if i != len(segs)-1 {
+					d.fail(nil, path, "", "policy.name is a name")
+					return
 				}
-				p.Params[s.key] = value
+				if p.Name != value || p.Params == nil {
+					p.Name, p.Params = value, nil
+					d.newParams(nil, policyKinds, value, &p.Params, path)
+				}
+				d.record(joinPath(cur, s.key), value)
+				return
 			}
-			d.record(joinPath(cur, s.key), value)
-			return
+			if p.Params == nil {
+				d.fail(nil, path, "", fmt.Sprintf("policy %q has no parameters to set (unknown policy)", p.Name))
+				return
+			}
+			f, ok := field(reflect.ValueOf(p.Params).Elem(), s.key)
+			if !ok {
+				d.fail(nil, path, "", unknownParamMsg("policy "+p.Name, s.key, p.Params))
+				return
+			}
+			v, cur = f, joinPath(cur, s.key)
+		case v.Type() == ddlEventType && s.key != "":
+			e := v.Addr().Interface().(*DDLEvent)
+			if s.key == "ddl" && i == len(segs)-1 {
+				if e.DDL != value || e.Params == nil {
+					e.DDL, e.Params = value, nil
+					d.newParams(nil, ddlKinds, value, &e.Params, path)
+				}
+				d.record(joinPath(cur, s.key), value)
+				return
+			}
+			if f, ok := field(v, s.key); ok {
+				v, cur = f, joinPath(cur, s.key)
+				break
+			}
+			if e.Params == nil {
+				d.fail(nil, path, "", fmt.Sprintf("set %s.ddl first: the operation decides which fields exist", cur))
+				return
+			}
+			f, ok := field(reflect.ValueOf(e.Params).Elem(), s.key)
+			if !ok {
+				d.fail(nil, path, "", unknownParamMsg(e.DDL, s.key, e.Params, fieldsOf(ddlEventType).names...))
+				return
+			}
+			v, cur = f, joinPath(cur, s.key)
+		case v.Type() == workloadType && s.key != "":
+			w := v.Addr().Interface().(*Workload)
+			if w.Params == nil {
+				w.Kind = s.key
+				if !d.newParams(nil, workloadKinds, s.key, &w.Params, path) {
+					return
+				}
+			} else if w.Kind != s.key {
+				d.fail(nil, path, "", fmt.Sprintf("%s is a %s workload: use %s.%s", cur, w.Kind, cur, w.Kind))
+				return
+			}
+			v, cur = reflect.ValueOf(w.Params).Elem(), joinPath(cur, s.key)
 		case v.Type() == quantilePointType && s.key == "" && s.index < 2:
 			q := v.Addr().Interface().(*QuantilePoint)
 			if s.index == 0 {
@@ -187,6 +230,15 @@ func (d *decoder) record(path, value string) {
 	if d.seen != nil {
 		d.seen[path] = Pos{File: d.file, Value: value}
 	}
+}
+
+// unknownParamMsg is the message for a key that kind's block (and the common fields) lack.
+func unknownParamMsg(kind, key string, p Params, common ...string) string {
+	valid := append(common, fieldsOf(reflect.TypeOf(p).Elem()).names...)
+	if len(valid) == 0 {
+		return fmt.Sprintf("unknown key %q: %s takes no parameters", key, kind)
+	}
+	return fmt.Sprintf("unknown key %q for %s; valid keys: %s", key, kind, strings.Join(valid, ", "))
 }
 
 func orRoot(p string) string {

@@ -162,10 +162,12 @@ type MySQL struct {
 	RocksDBMergeCombineReadSize Size `yaml:"rocksdb_merge_combine_read_size,omitempty"`
 }
 
-// PolicySpec names a policy and carries its parameters (every key besides name).
+// PolicySpec selects the buffer-pool maintenance policy (a registered policy kind) and its
+// parameters: `policy: fullscan` or `policy: {name: indexed, batch: 256}`. Params is the
+// kind's typed block (nil only when the name is unknown).
 type PolicySpec struct {
 	Name   string
-	Params map[string]string
+	Params Params
 }
 
 // Table is one group of tables in the data set.
@@ -188,54 +190,25 @@ type Warm struct {
 	DirtyFraction float64 `yaml:"dirty"` // fraction of resident pages dirty at t=0
 }
 
-// Workload is one load generator; exactly one field is set.
+// Workload is one load generator, written as a one-key mapping `- KIND: {parameters}`:
+// Kind is a registered workload kind (sysbench, tpcc, temp_table_connections, ...) and Params
+// its typed block (model/workload).
 type Workload struct {
-	Sysbench             *Sysbench             `yaml:"sysbench,omitempty"`
-	TPCC                 *TPCC                 `yaml:"tpcc,omitempty"`
-	TempTableConnections *TempTableConnections `yaml:"temp_table_connections,omitempty"`
+	Kind   string
+	Params Params
 }
 
-// Sysbench is sysbench 1.0's oltp_* scripts.
-type Sysbench struct {
-	Mix     string   `yaml:"mix"` // oltp_read_write | oltp_read_only | oltp_write_only | oltp_point_select | oltp_update_index | oltp_insert
-	Threads int      `yaml:"threads"`
-	Tables  string   `yaml:"tables"` // name of a data group
-	Rate    float64  `yaml:"rate"`   // transactions/s over all threads; 0 = closed loop
-	Rand    string   `yaml:"rand"`   // special | uniform | zipfian | pareto
-	Start   Duration `yaml:"start"`
-}
-
-// TPCC is tpcc-mysql's driver.
-type TPCC struct {
-	Threads int      `yaml:"threads"`
-	Data    string   `yaml:"data"` // name of a tpcc data group
-	Rate    float64  `yaml:"rate"`
-	Start   Duration `yaml:"start"`
-}
-
-// TempTableConnections is one client looping: connect, a statement that materializes an
-// internal temp table, disconnect.
-type TempTableConnections struct {
-	Threads  int      `yaml:"threads"`
-	TempRows Count    `yaml:"temp_rows"` // rows materialized per statement
-	Think    Duration `yaml:"think"`     // client-side time between connections
-	Start    Duration `yaml:"start"`
-	Stop     Duration `yaml:"stop"` // 0 = until the end
-}
-
-// DDLEvent schedules a DDL statement.
+// DDLEvent schedules a DDL statement. The scheduling fields are common to every operation;
+// the operation's own fields (create_index's columns, ...) are its typed Params block,
+// written in the same mapping: `{at: 10s, ddl: create_index, table: sbtest, columns: [c]}`.
 type DDLEvent struct {
-	At      Duration `yaml:"at"`
-	Every   Duration `yaml:"every"` // 0 = once
-	Count   int      `yaml:"count"` // with every: how many times (0 = until the end)
-	DDL     string   `yaml:"ddl"`   // create_index | optimize_table | drop_table | truncate_table | discard_tablespace | flush_for_export | encrypt_tablespace | decrypt_tablespace | undo_truncate
-	Table   string   `yaml:"table"` // data group name (first table of the group)
-	Columns []string `yaml:"columns"`
-	Indexes int      `yaml:"indexes"` // create_index: indexes built by the one statement (default 1)
-	Engine  string   `yaml:"engine"`  // innodb (default) | myrocks (create_index only)
-	// OneAtATime builds the `indexes` with consecutive one-index statements (each rescans
-	// the clustered index) instead of one statement building all of them from one scan.
-	OneAtATime bool `yaml:"one_at_a_time,omitempty"`
+	At    Duration `yaml:"at"`
+	Every Duration `yaml:"every"` // 0 = once
+	Count int      `yaml:"count"` // with every: how many times (0 = until the end)
+	DDL   string   `yaml:"ddl"`   // a registered DDL operation (ddlsim list)
+	Table string   `yaml:"table"` // data group name (first table of the group)
+	// Params holds the operation's own fields (model/ddl).
+	Params Params `yaml:"-"`
 }
 
 // Report configures output.

@@ -12,20 +12,10 @@ import (
 // Names the model implements. They are exported so `ddlsim list` and the docs print the
 // same lists validation enforces.
 var (
-	Mixes         = []string{"oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select", "oltp_update_index", "oltp_insert"}
-	RandTypes     = []string{"special", "uniform", "zipfian", "pareto"}
-	DDLOps        = []string{"create_index", "optimize_table", "drop_table", "truncate_table", "discard_tablespace", "flush_for_export", "encrypt_tablespace", "decrypt_tablespace", "undo_truncate"}
-	Dists         = []string{"constant", "exponential", "lognormal", "empirical"}
-	TableKinds    = []string{"sysbench", "tpcc", "insert_benchmark"}
-	WorkloadKinds = []string{"sysbench", "tpcc", "temp_table_connections"}
-	Engines       = []string{"innodb", "myrocks"}
-	PageSizes     = []Size{4 * KiB, 8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB}
+	Dists      = []string{"constant", "exponential", "lognormal", "empirical"}
+	TableKinds = []string{"sysbench", "tpcc", "insert_benchmark"}
+	PageSizes  = []Size{4 * KiB, 8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB}
 )
-
-// KnownPolicies, when set (the CLI sets it from the policies registry; config cannot import
-// policies without a cycle), lists the policy names validation accepts. When nil any
-// non-empty name passes and the registry rejects unknown names at run time.
-var KnownPolicies func() []string
 
 // Validate checks a scenario that has had its defaults applied and returns Errors listing
 // every problem, or nil. Errors from Validate carry paths but no positions; Load adds them.
@@ -96,8 +86,6 @@ var rules = []rule{
 	{"hardware.llc", atLeast(0, "a size >= 0 (0 = the model's default)")},
 	{"hardware.costs.*", atLeast(0, "a duration >= 0")},
 
-	{"policy.name", policyName},
-
 	{"data[*].name", nonEmpty},
 	{"data[*].kind", oneOf(func() []string { return TableKinds })},
 	{"data[*].tables", atLeast(1, "at least 1 table")},
@@ -113,28 +101,9 @@ var rules = []rule{
 	{"duration", positive},
 	{"report.interval", positive},
 
-	{"workload[*].sysbench.mix", oneOf(func() []string { return Mixes })},
-	{"workload[*].sysbench.threads", atLeast(1, "at least 1 thread")},
-	{"workload[*].sysbench.tables", nonEmpty},
-	{"workload[*].sysbench.rate", atLeast(0, "a rate >= 0 (0 = closed loop)")},
-	{"workload[*].sysbench.rand", oneOf(func() []string { return RandTypes })},
-	{"workload[*].sysbench.start", atLeast(0, "a duration >= 0")},
-	{"workload[*].tpcc.threads", atLeast(1, "at least 1 thread")},
-	{"workload[*].tpcc.data", nonEmpty},
-	{"workload[*].tpcc.rate", atLeast(0, "a rate >= 0 (0 = closed loop)")},
-	{"workload[*].tpcc.start", atLeast(0, "a duration >= 0")},
-	{"workload[*].temp_table_connections.threads", atLeast(1, "at least 1 thread")},
-	{"workload[*].temp_table_connections.temp_rows", positive},
-	{"workload[*].temp_table_connections.think", atLeast(0, "a duration >= 0")},
-	{"workload[*].temp_table_connections.start", atLeast(0, "a duration >= 0")},
-	{"workload[*].temp_table_connections.stop", atLeast(0, "a duration >= 0 (0 = until the end)")},
-
 	{"schedule[*].at", atLeast(0, "a duration >= 0")},
 	{"schedule[*].every", atLeast(0, "a duration >= 0 (0 = once)")},
 	{"schedule[*].count", atLeast(0, "an integer >= 0")},
-	{"schedule[*].ddl", oneOf(func() []string { return DDLOps })},
-	{"schedule[*].indexes", atLeast(0, "an integer >= 0")},
-	{"schedule[*].engine", oneOf(func() []string { return Engines })},
 }
 
 var versionRe = regexp.MustCompile(`^(5\.7|8\.0)\.\d{1,3}$`)
@@ -151,7 +120,8 @@ func validate(sc *Scenario) []verr {
 			}
 		})
 	}
-	return append(out, crossChecks(sc)...)
+	out = append(out, crossChecks(sc)...)
+	return append(out, checkKinds(sc)...)
 }
 
 // walkPattern calls fn for every value matching the pattern segments.
@@ -293,14 +263,4 @@ func sizeOneOf(list []Size) check {
 		}
 		return ""
 	}
-}
-
-func policyName(v reflect.Value) string {
-	if v.String() == "" {
-		return "missing: expected a policy name"
-	}
-	if KnownPolicies == nil {
-		return ""
-	}
-	return oneOf(KnownPolicies)(v)
 }

@@ -9,9 +9,6 @@ import (
 
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/runner"
-	"github.com/ddlsim/ddlsim/model/server"
-	"github.com/ddlsim/ddlsim/model/workload"
-	"github.com/ddlsim/ddlsim/policies"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
@@ -47,8 +44,8 @@ func steadyScenario(b *testing.B) *config.Scenario {
 	return load(b, steadyYAML)
 }
 
-// BenchmarkSteady8c64g reports, for the steady load built from its pieces as runner.Run
-// does (no recorder), virtual seconds per wall second (vs/s, warm-up included), simulated
+// BenchmarkSteady8c64g reports, for the steady load built and started as runner.Run does but
+// run without the per-second recorder, virtual seconds per wall second (vs/s, warm-up included), simulated
 // page accesses (server Stats Hits+Misses) per wall second and kernel events per wall second.
 // Pool build + warm fill is timed separately (build-s).
 func BenchmarkSteady8c64g(b *testing.B) {
@@ -57,22 +54,13 @@ func BenchmarkSteady8c64g(b *testing.B) {
 	var wall, build, accesses, events float64
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
-		s := sim.New(sc.Seed)
-		srv, err := server.New(s, sc)
+		m, err := runner.Build(sc, runner.BuildOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if srv.Policy, err = policies.New(sc.Policy.Name, srv, sc.Policy.Params); err != nil {
+		s, srv := m.Sim, m.Server
+		if err := m.Start(); err != nil {
 			b.Fatal(err)
-		}
-		srv.Warm()
-		srv.StartBackground()
-		for _, w := range sc.Workload {
-			if w.Sysbench != nil {
-				if err := workload.StartSysbench(srv, w.Sysbench, sim.Time(w.Sysbench.Start)); err != nil {
-					b.Fatal(err)
-				}
-			}
 		}
 		t1 := time.Now()
 		s.Run(end)

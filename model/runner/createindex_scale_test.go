@@ -11,7 +11,6 @@ import (
 	"github.com/ddlsim/ddlsim/model/indexbuild"
 	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/runner"
-	"github.com/ddlsim/ddlsim/model/server"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
@@ -48,12 +47,12 @@ func buildEnd(tb testing.TB, d metrics.DDLResult) float64 {
 // a fresh server of sc) and returns its build time in seconds.
 func aggregateSecs(tb testing.TB, sc *config.Scenario) float64 {
 	tb.Helper()
-	s := sim.New(sc.Seed)
-	defer s.Close()
-	srv, err := server.New(s, sc)
+	m, err := runner.Build(sc, runner.BuildOptions{Cold: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
+	defer m.Close()
+	s, srv := m.Sim, m.Server
 	env, spec, err := ddl.AggregateBuild(srv, sc.Schedule[0])
 	if err != nil {
 		tb.Fatal(err)

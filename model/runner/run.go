@@ -12,8 +12,6 @@ import (
 	"github.com/ddlsim/ddlsim/model/ddl"
 	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/server"
-	"github.com/ddlsim/ddlsim/model/workload"
-	"github.com/ddlsim/ddlsim/policies"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
@@ -28,75 +26,20 @@ var Columns = []string{
 }
 
 func run(sc *config.Scenario, opt Options) (*Result, error) {
-	s := sim.New(sc.Seed)
-	defer s.Close()
-	srv, err := server.New(s, sc)
+	m, err := Build(sc, BuildOptions{})
 	if err != nil {
 		return nil, err
 	}
-	pol, err := policies.New(sc.Policy.Name, srv, sc.Policy.Params)
-	if err != nil {
+	defer m.Close()
+	if err := m.Start(); err != nil {
 		return nil, err
 	}
-	srv.SetPolicy(pol)
-	srv.Warm()
-	srv.StartBackground()
-
-	warm := sim.Time(sc.Warmup)
-	end := warm + sim.Time(sc.Duration)
-	var temps []tempTrunc
-	tempStart := -1.0 // report-clock start of the first temp-table connection loop
-	for i := range sc.Workload {
-		w := &sc.Workload[i]
-		switch {
-		// Every time in a scenario is on the report clock (0 = end of warmup); a foreground
-		// load that starts at 0 runs through warmup, which is what warmup is for.
-		case w.Sysbench != nil:
-			err = workload.StartSysbench(srv, w.Sysbench, onClock(warm, w.Sysbench.Start))
-		case w.TPCC != nil:
-			err = workload.StartTPCC(srv, w.TPCC, onClock(warm, w.TPCC.Start))
-		case w.TempTableConnections != nil:
-			cfg := *w.TempTableConnections
-			if st := sim.Time(cfg.Start).Seconds(); tempStart < 0 || st < tempStart {
-				tempStart = st
-			}
-			cfg.Start += config.Duration(warm)
-			if cfg.Stop > 0 {
-				cfg.Stop += config.Duration(warm)
-			}
-			err = workload.StartTempTableConnections(srv, &cfg, func(a, b sim.Time, st server.ScanStats) {
-				if a >= warm {
-					temps = append(temps, tempTrunc{a, b, st})
-				}
-			})
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	var ddls []ddl.Result
-	running := 0
-	var inflight []*ddl.Result // begun, not done, in start order
-	for _, ev := range sc.Schedule {
-		ev.At += config.Duration(warm)
-		ddl.Schedule(srv, ev, pol.Name(), func(r *ddl.Result) {
-			running++
-			inflight = append(inflight, r)
-		}, func(r ddl.Result) {
-			running--
-			for i, p := range inflight {
-				if p.Start == r.Start && p.Op == r.Op && p.Table == r.Table {
-					inflight = append(inflight[:i], inflight[i+1:]...)
-					break
-				}
-			}
-			ddls = append(ddls, r)
-		})
-	}
+	s, srv := m.Sim, m.Server
+	warm, end := m.Warm, m.End
 
 	res := &Result{Scenario: sc, Seed: sc.Seed, ConfigHash: config.Hash(sc)}
 	res.Series.Columns = Columns
-	rec := newRecorder(srv, &res.Series, opt, func() bool { return running > 0 })
+	rec := newRecorder(srv, &res.Series, opt, m.DDLRunning)
 	interval := sim.Time(sc.Report.Interval)
 	s.At(warm, func() {
 		for _, m := range srv.Mutexes() {
@@ -118,19 +61,29 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 	}
 	res.Events = s.EventsFired()
 	res.Mutexes = mutexRows(srv)
-	res.Summary = summarize(srv, &res.Series, temps, tempStart, interval.Seconds())
-	// A statement still running at the end is reported, marked unfinished: its duration is a
-	// lower bound, never passed off as a complete result.
-	for _, p := range inflight {
-		d := *p
-		d.End, d.Unfinished = end, true
-		ddls = append(ddls, d)
+	res.Summary = summarize(srv, &res.Series, warm)
+	for _, w := range m.running {
+		res.Summary = appendNew(res.Summary, w.Summary(&res.Series, interval.Seconds()))
 	}
-	sort.SliceStable(ddls, func(i, j int) bool { return ddls[i].Start < ddls[j].Start })
-	for _, d := range ddls {
+	for _, d := range m.DDLs() {
 		res.DDL = append(res.DDL, ddlResult(d, warm, interval, &res.Series))
 	}
 	return res, nil
+}
+
+// appendNew appends the metrics of add whose names sum does not have yet.
+func appendNew(sum, add metrics.Summary) metrics.Summary {
+	have := map[string]bool{}
+	for _, m := range sum {
+		have[m.Name] = true
+	}
+	for _, m := range add {
+		if !have[m.Name] {
+			sum = append(sum, m)
+			have[m.Name] = true
+		}
+	}
+	return sum
 }
 
 // mutexRows merges each mutex class's instances (LRU_list_mutex[0..n-1] → LRU_list_mutex) and
@@ -186,19 +139,6 @@ func mutexRows(srv *server.Server) []metrics.MutexRow {
 	return rows
 }
 
-// onClock converts a report-clock start to simulation time: 0 means from the very beginning.
-func onClock(warm sim.Time, start config.Duration) sim.Time {
-	if start <= 0 {
-		return 0
-	}
-	return warm + sim.Time(start)
-}
-
-type tempTrunc struct {
-	start, end sim.Time
-	st         server.ScanStats
-}
-
 // recorder samples the server's counters at the end of every report interval.
 type recorder struct {
 	srv      *server.Server
@@ -239,6 +179,11 @@ func (r *recorder) reset() {
 func (r *recorder) sample() {
 	srv := r.srv
 	now := srv.Sim.Now()
+	if server.Invariants {
+		if err := srv.CheckInvariants(); err != nil {
+			panic(fmt.Sprintf("invariants: at %s: %v", now, err))
+		}
+	}
 	dt := (now - r.lastT).Seconds()
 	st, l := srv.Stats, r.last
 	rate := func(a, b uint64) float64 { return float64(a-b) / dt }
@@ -306,7 +251,7 @@ func column(s *metrics.Series, name string) []float64 {
 	return out
 }
 
-func summarize(srv *server.Server, s *metrics.Series, temps []tempTrunc, tempStart, interval float64) metrics.Summary {
+func summarize(srv *server.Server, s *metrics.Series, warm sim.Time) metrics.Summary {
 	tps := column(s, "tps")
 	var sum metrics.Summary
 	add := func(n string, v float64) { sum = append(sum, metrics.Metric{Name: n, Value: v}) }
@@ -328,35 +273,19 @@ func summarize(srv *server.Server, s *metrics.Series, temps []tempTrunc, tempSta
 	add("cpu_util_mean", mean(column(s, "cpu_util")))
 	add("lru_mutex_wait_ms_s_mean", mean(column(s, "lru_mutex_wait_ms_s")))
 	add("flush_mutex_wait_ms_s_mean", mean(column(s, "flush_mutex_wait_ms_s")))
-	add("temp_truncations", float64(len(temps)))
-	if len(temps) > 0 {
-		var d []float64
-		var nodes float64
-		for _, t := range temps {
-			d = append(d, float64(t.end-t.start)/1e6)
-			nodes += float64(t.st.NodesVisited)
+	// Session temp-tablespace truncations begun in the measured time.
+	var d []float64
+	var nodes float64
+	for _, t := range srv.TempTruncations {
+		if t.Start >= warm {
+			d = append(d, float64(t.End-t.Start)/1e6)
+			nodes += float64(t.Stats.NodesVisited)
 		}
-		add("temp_truncate_ms_mean", mean(d))
-		add("temp_truncate_nodes_mean", nodes/float64(len(temps)))
 	}
-	if tempStart > 0 {
-		// The traffic before the connection loop starts vs while it runs.
-		var before, during, tb, td []float64
-		ic, tc := s.Col("iud_s"), s.Col("tps")
-		for _, row := range s.Rows {
-			switch {
-			case row[0] <= tempStart:
-				before, tb = append(before, row[ic]), append(tb, row[tc])
-			case row[0]-interval >= tempStart:
-				during, td = append(during, row[ic]), append(td, row[tc])
-			}
-		}
-		if len(before) > 0 && len(during) > 0 {
-			add("temp_loop_baseline_iud_s", mean(before))
-			add("temp_loop_iud_s", mean(during))
-			add("temp_loop_iud_ratio", mean(during)/mean(before))
-			add("temp_loop_tps_ratio", mean(td)/mean(tb))
-		}
+	add("temp_truncations", float64(len(d)))
+	if len(d) > 0 {
+		add("temp_truncate_ms_mean", mean(d))
+		add("temp_truncate_nodes_mean", nodes/float64(len(d)))
 	}
 	return sum
 }
@@ -407,5 +336,3 @@ func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series) metrics
 	}
 	return r
 }
-
-var _ = fmt.Sprint

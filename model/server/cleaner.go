@@ -244,7 +244,7 @@ func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 		scanned++
 		switch {
 		case bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0:
-		case s.Policy.Stale(in, f) || !bp.IsDirty(f):
+		case s.policy.Stale(in, f) || !bp.IsDirty(f):
 			if bp.IsDirty(f) {
 				t.Lock(in.Flush)
 				bp.MarkClean(f)

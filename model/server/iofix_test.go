@@ -5,8 +5,8 @@ import (
 
 	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/runner"
 	"github.com/ddlsim/ddlsim/model/server"
-	"github.com/ddlsim/ddlsim/policies"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
@@ -51,17 +51,12 @@ duration: 1s
 // closed when the test ends.
 func warmServer(t *testing.T, sc *config.Scenario, policy string) (*sim.Sim, *server.Server) {
 	t.Helper()
-	s := sim.New(1)
-	t.Cleanup(s.Close)
-	srv, err := server.New(s, sc)
+	sc.Seed = 1
+	sc.Policy = config.PolicySpec{Name: policy}
+	m, err := runner.Build(sc, runner.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pol, err := policies.New(policy, srv, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.SetPolicy(pol)
-	srv.Warm()
-	return s, srv
+	t.Cleanup(m.Close)
+	return m.Sim, m.Server
 }

@@ -670,7 +670,7 @@ func (t *Thread) BatchWrite(in *Instance, pages []bufpool.FrameID) int {
 		pages = pages[k:]
 		live := 0
 		for _, f := range batch {
-			if !s.Policy.Stale(in, f) {
+			if !s.policy.Stale(in, f) {
 				live++
 			}
 		}

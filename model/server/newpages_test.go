@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/runner"
 	"github.com/ddlsim/ddlsim/model/schema"
 	"github.com/ddlsim/ddlsim/model/server"
-	"github.com/ddlsim/ddlsim/policies"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
@@ -77,18 +77,12 @@ data:
 warm: {fill: %g}
 duration: 1s
 `, pool, pol, fill))
-	s := sim.New(sc.Seed)
-	defer s.Close()
-	srv, err := server.New(s, sc)
+	m, err := runner.Build(sc, runner.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := policies.New(pol, srv, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.SetPolicy(p)
-	srv.Warm()
+	defer m.Close()
+	s, srv := m.Sim, m.Server
 	sp := srv.Spaces.New("sb.new")
 	var pids []schema.PageID
 	for i := 0; i < pages; i++ {

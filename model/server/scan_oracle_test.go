@@ -1,4 +1,4 @@
-package server
+package server_test
 
 // The fast scan bookkeeping of maint.go (ranks from the flush-list order statistics, the
 // space's page list instead of an LRU walk) against literal walks that follow the source
@@ -16,15 +16,10 @@ import (
 
 	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/runner"
+	. "github.com/ddlsim/ddlsim/model/server"
 	"github.com/ddlsim/ddlsim/sim"
 )
-
-type stubPolicy struct{}
-
-func (stubPolicy) Name() string                                     { return "stub" }
-func (stubPolicy) DropPages(*Thread, *Space, Op) ScanStats          { return ScanStats{} }
-func (stubPolicy) FlushPages(*Thread, *Space, uint16, Op) ScanStats { return ScanStats{} }
-func (stubPolicy) Stale(*Instance, bufpool.FrameID) bool            { return false }
 
 func oracleScenario(t testing.TB, dblwr bool) *config.Scenario {
 	t.Helper()
@@ -58,13 +53,11 @@ workload:
 // dirty pages are tagged with observer obs, and some of its pages get AHI entries.
 func staticPool(t testing.TB, dblwr bool, ahiPages int, obs uint16) (*sim.Sim, *Server, uint32) {
 	sc := oracleScenario(t, dblwr)
-	s := sim.New(sc.Seed)
-	srv, err := New(s, sc)
+	m, err := runner.Build(sc, runner.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Policy = stubPolicy{}
-	srv.Warm()
+	s, srv := m.Sim, m.Server
 	target := srv.Tables[1].Space
 	r := rand.New(rand.NewPCG(1, 2))
 	var lsn uint64
@@ -156,7 +149,7 @@ walk:
 		prevAt := posOf(bp, prev)
 		st.NodesVisited++
 		t.Charge(s.Costs.ListNode)
-		if tg.is(bp, f) {
+		if tg.Is(bp, f) {
 			done := false // buf_flush_or_remove_page's `processed`
 			if bp.IOFix(f) == bufpool.IONone {
 				t.Unlock(in.Flush)
@@ -176,7 +169,7 @@ walk:
 				default:
 					bp.SetIOFix(f, bufpool.IOWrite)
 					t.Unlock(in.LRU)
-					t.flushSinglePageAsync(in, f)
+					t.FlushSinglePageAsync(in, f)
 					st.PagesFlushed++
 					t.Lock(in.LRU)
 					done = true
@@ -195,7 +188,7 @@ walk:
 		}
 		processed++
 		// buf_flush_try_yield(prev): only with a next node that is not io-fixed.
-		if processed >= yieldEvery && prev != bufpool.Nil && bp.IOFix(prev) == bufpool.IONone {
+		if processed >= YieldEvery && prev != bufpool.Nil && bp.IOFix(prev) == bufpool.IONone {
 			t.Unlock(in.Flush)
 			if bp.IOFix(prev) != bufpool.IONone || !bp.IsDirty(prev) {
 				oracleSeen.recheck++
@@ -274,7 +267,7 @@ func literalPinnedPass(t *Thread, in *Instance, tg FlushTarget, st *ScanStats) b
 		prevAt := posOf(bp, prev)
 		st.NodesVisited++
 		t.Charge(s.Costs.ListNode)
-		if tg.is(bp, f) {
+		if tg.Is(bp, f) {
 			pinned := tryPin(prev)
 			if bp.IOFix(f) == bufpool.IONone { // flush_page_flush_list
 				t.Unlock(in.Flush)
@@ -284,7 +277,7 @@ func literalPinnedPass(t *Thread, in *Instance, tg FlushTarget, st *ScanStats) b
 				if bp.IOFix(f) == bufpool.IONone && bp.IsDirty(f) && bp.FixCount(f) == 0 {
 					bp.SetIOFix(f, bufpool.IOWrite)
 					t.Unlock(in.LRU)
-					t.flushSinglePageAsync(in, f)
+					t.FlushSinglePageAsync(in, f)
 					st.PagesFlushed++
 					t.Lock(in.LRU)
 				}
@@ -297,7 +290,7 @@ func literalPinnedPass(t *Thread, in *Instance, tg FlushTarget, st *ScanStats) b
 			unpin(prev)
 		}
 		processed++
-		if processed >= yieldEvery && prev != bufpool.Nil && bp.IOFix(prev) == bufpool.IONone {
+		if processed >= YieldEvery && prev != bufpool.Nil && bp.IOFix(prev) == bufpool.IONone {
 			if !tryPin(prev) {
 				failed = true
 			} else {

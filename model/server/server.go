@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/ddlsim/ddlsim/model/config"
@@ -45,10 +44,12 @@ type Server struct {
 	AHI      bool
 	Dblwr    bool
 
-	Policy Policy
+	// policy is the maintenance policy, attached by New only (Server.DropPages, FlushPages,
+	// Stale reach it).
+	policy Policy
 	// mutexes made by NewMutex (buffer-pool lists, the temp-tablespace pool), for reports
 	mutexes []*sim.Mutex
-	// lazy: the policy frees stale pages where it meets them (set by SetPolicy).
+	// lazy: the policy frees stale pages where it meets them (its Traits).
 	lazy   bool
 	Spaces Spaces
 	// Undo is the undo tablespace the transactions' undo pages live in.
@@ -61,6 +62,8 @@ type Server struct {
 	Groups map[string][]*schema.Table
 
 	Redo *Redo
+	// TempTruncations logs every session temp-tablespace truncation (ddl.TempTruncate).
+	TempTruncations []TempTruncation
 	// Lat holds transaction latencies (ms) of the current report interval.
 	Lat      []float64
 	Stats    Stats
@@ -99,9 +102,17 @@ type Stats struct {
 	CleanerLRUEvicted uint64
 }
 
-// New builds the server of sc: instances, devices, tablespaces and the warm pool. The policy
-// is attached by the caller (see runner) before Start.
-func New(s *sim.Sim, sc *config.Scenario) (*Server, error) {
+// TempTruncation is one session temp-tablespace truncation and the work it did.
+type TempTruncation struct {
+	Start, End sim.Time
+	Stats      ScanStats
+}
+
+// New builds the server of sc — instances, devices, tablespaces and tables — with the policy
+// newPolicy makes. The pool is empty until Warm and no thread runs until StartBackground.
+// Use runner.Build, which assembles a whole run (policy from the registry, warm pool,
+// workloads, schedule): it is the one place a server is made.
+func New(s *sim.Sim, sc *config.Scenario, newPolicy PolicyFactory) (*Server, error) {
 	hw := &sc.HardwareProfile
 	srv := &Server{Sim: s, Sc: sc, Costs: costsFrom(hw.Costs), PageSize: int64(sc.MySQL.PageSize)}
 	srv.V57 = strings.HasPrefix(sc.MySQL.Version, "5.7")
@@ -135,6 +146,15 @@ func New(s *sim.Sim, sc *config.Scenario) (*Server, error) {
 	srv.Spaces.New("innodb_system")
 	srv.Undo = srv.Spaces.New("innodb_undo_001")
 	srv.buildTables()
+	if newPolicy == nil {
+		return nil, fmt.Errorf("server: no policy")
+	}
+	p, err := newPolicy(srv)
+	if err != nil {
+		return nil, err
+	}
+	srv.policy = p
+	srv.lazy = p.Traits().FreesStale
 	return srv, nil
 }
 
@@ -221,8 +241,6 @@ func nowMs(t sim.Time) uint32 { return uint32(t / sim.Millisecond) }
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
-var _ = math.Abs
-
 // RecordTxn records one finished transaction's latency.
 func (s *Server) RecordTxn(lat sim.Time) {
 	s.Stats.Txns++
@@ -235,10 +253,4 @@ func (s *Server) SpaceWrites(id uint32) uint64 {
 		return s.spaceWrites[id]
 	}
 	return 0
-}
-
-// SetPolicy attaches the maintenance policy.
-func (s *Server) SetPolicy(p Policy) {
-	s.Policy = p
-	_, s.lazy = p.(interface{ FreesStale() })
 }

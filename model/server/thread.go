@@ -12,6 +12,8 @@ type Thread struct {
 	P *sim.Proc
 	// debt is CPU time done inline and not yet paid on a core.
 	debt sim.Time
+	// charged is all CPU time ever charged (Charged).
+	charged sim.Time
 	// Observer tags pages this thread creates (bulk load under a FlushObserver).
 	Observer uint16
 	// Internal marks a thread whose page changes are not user DML (a DDL applying its row
@@ -35,7 +37,13 @@ func (s *Server) Spawn(name, kind string, body func(t *Thread)) *Thread {
 func (t *Thread) Now() sim.Time { return t.S.Sim.Now() }
 
 // Charge adds CPU work done inline; it is paid on a core at the next Pay.
-func (t *Thread) Charge(d sim.Time) { t.debt += d }
+func (t *Thread) Charge(d sim.Time) {
+	t.debt += d
+	t.charged += d
+}
+
+// Charged is the CPU time charged to the thread so far (paid or not).
+func (t *Thread) Charged() sim.Time { return t.charged }
 
 // Pay runs the accumulated CPU work on a core (queueing for one if all are busy).
 func (t *Thread) Pay() {
@@ -106,7 +114,7 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 	for {
 		f := bp.Lookup(key)
 		if f != bufpool.Nil {
-			io, stale := bp.IOFix(f), s.Policy.Stale(in, f)
+			io, stale := bp.IOFix(f), s.policy.Stale(in, f)
 			if io == bufpool.IORead || (io == bufpool.IOWrite && write) ||
 				(stale && (bp.FixCount(f) > 0 || io != bufpool.IONone)) {
 				// A read in flight (buf_wait_for_read); a page being written that this
@@ -209,7 +217,7 @@ func (t *Thread) NewPage(pid schema.PageID) {
 	in := s.InstanceOf(pid)
 	for {
 		f := in.BP.Lookup(bufpool.PageID(pid))
-		if f != bufpool.Nil && !s.Policy.Stale(in, f) {
+		if f != bufpool.Nil && !s.policy.Stale(in, f) {
 			t.Charge(s.Costs.PageHit)
 			in.BP.Fix(f)
 			t.dirty(in, f)
@@ -252,15 +260,11 @@ func (t *Thread) dirtyLocked(in *Instance, f bufpool.FrameID) {
 func (t *Thread) modified(in *Instance, f bufpool.FrameID) {
 	s := t.S
 	spID := in.BP.Key(f).Space()
-	var lsn uint64
-	if sp := s.Spaces.Get(spID); sp != nil && sp.Temp {
-		lsn = s.Redo.LSN() // temp-table changes write no redo (the LSN is borrowed)
-	} else if t.Observer != 0 {
-		// Bulk load under a flush observer is redo-less (PageBulk's mtr is MTR_LOG_NO_REDO);
-		// that is why the observer must flush the pages itself before the DDL commits.
-		lsn = s.Redo.LSN()
-	} else {
-		lsn = s.Redo.Advance(redoPerPage)
+	// Temp-table changes write no redo (their LSN is borrowed at the flush-list insert), nor
+	// does a bulk load under a flush observer (PageBulk's mtr is MTR_LOG_NO_REDO): that is
+	// why the observer must flush the pages itself before the DDL commits.
+	if sp := s.Spaces.Get(spID); (sp == nil || !sp.Temp) && t.Observer == 0 {
+		s.Redo.Advance(redoPerPage)
 	}
 	if t.Observer == 0 && !t.Internal {
 		// A DML change on this space: it feeds a concurrent online DDL's row log.
@@ -269,7 +273,6 @@ func (t *Thread) modified(in *Instance, f bufpool.FrameID) {
 		}
 		s.spaceWrites[spID]++
 	}
-	_ = lsn
 }
 
 // insertDirty inserts f at the flush-list head unless it is dirty already; the caller holds
@@ -295,7 +298,7 @@ const redoPerPage = 250
 // freeStale frees a stale frame (lazy drop) under the LRU mutex.
 func (t *Thread) freeStale(in *Instance, f bufpool.FrameID) {
 	t.Lock(in.LRU)
-	if in.BP.InLRU(f) && t.S.Policy.Stale(in, f) && in.BP.IOFix(f) == bufpool.IONone {
+	if in.BP.InLRU(f) && t.S.policy.Stale(in, f) && in.BP.IOFix(f) == bufpool.IONone {
 		if in.BP.IsDirty(f) {
 			t.Lock(in.Flush)
 			in.BP.MarkClean(f)
@@ -383,7 +386,7 @@ func (s *Server) evictScan(in *Instance, limit int) (bufpool.FrameID, int) {
 		n := 0
 		for f := bp.LRUTail(); f != bufpool.Nil && n < bufpool.SearchScanDefault && (limit == 0 || n < limit); f = bp.LRUPrev(f) {
 			n++
-			if bp.IOFix(f) == bufpool.IONone && bp.FixCount(f) == 0 && s.Policy.Stale(in, f) {
+			if bp.IOFix(f) == bufpool.IONone && bp.FixCount(f) == 0 && s.policy.Stale(in, f) {
 				return f, n
 			}
 		}

@@ -13,6 +13,52 @@ import (
 // Mixes lists the sysbench scripts modelled.
 var Mixes = []string{"oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select", "oltp_update_index", "oltp_insert"}
 
+// RandTypes lists the --rand-type distributions modelled (rand.go).
+var RandTypes = []string{"special", "uniform", "zipfian", "pareto"}
+
+// Sysbench is the `sysbench:` workload block: sysbench 1.0's oltp_* scripts.
+type Sysbench struct {
+	Mix     string          `yaml:"mix"` // oltp_read_write | oltp_read_only | oltp_write_only | oltp_point_select | oltp_update_index | oltp_insert
+	Threads int             `yaml:"threads"`
+	Tables  string          `yaml:"tables"` // name of a data group
+	Rate    float64         `yaml:"rate"`   // transactions/s over all threads; 0 = closed loop
+	Rand    string          `yaml:"rand"`   // special | uniform | zipfian | pareto
+	Start   config.Duration `yaml:"start"`
+}
+
+func (b *Sysbench) Defaults(sc *config.Scenario, d config.Defaulter) {
+	d.Def("threads", b.Threads == 0, func() { b.Threads = 1 })
+	d.Def("rand", b.Rand == "", func() { b.Rand = "special" }) // sysbench's --rand-type default
+	if g := groupsOfKind(sc, "sysbench"); len(g) == 1 {
+		d.Def("tables", b.Tables == "", func() { b.Tables = g[0] })
+	}
+}
+
+func (b *Sysbench) Check(sc *config.Scenario, c *config.Checker) {
+	c.Field("mix", b.Mix, config.OneOf(Mixes...))
+	c.Field("threads", b.Threads, config.AtLeast(1, "at least 1 thread"))
+	if b.Tables == "" {
+		c.Errorf("tables", nil, "missing: expected a name")
+	} else {
+		c.Table(sc, "tables", b.Tables, "")
+	}
+	c.Field("rate", b.Rate, config.AtLeast(0.0, "a rate >= 0 (0 = closed loop)"))
+	c.Field("rand", b.Rand, config.OneOf(RandTypes...))
+	c.Field("start", b.Start, config.AtLeast(0, "a duration >= 0"))
+	c.Start(sc, "start", b.Start)
+}
+
+// groupsOfKind lists the scenario's data groups of one kind.
+func groupsOfKind(sc *config.Scenario, kind string) []string {
+	var g []string
+	for _, t := range sc.Data {
+		if t.Kind == kind {
+			g = append(g, t.Name)
+		}
+	}
+	return g
+}
+
 // client is what every generator shares: the server thread, its random stream, an undo page
 // and the open-loop pacing.
 type client struct {
@@ -90,43 +136,44 @@ func startClients(srv *server.Server, prefix string, n int, rate float64, at sim
 	}
 }
 
-// Sysbench runs one sysbench oltp_* script.
-type Sysbench struct {
-	cfg    *config.Sysbench
+// sysbench runs one sysbench oltp_* script.
+type sysbench struct {
+	cfg    *Sysbench
 	srv    *server.Server
 	tables []*schema.Table
 	keys   Keys
 	rowsK  []int64 // rows per table (grows with oltp_insert)
 }
 
-// StartSysbench spawns the sysbench client threads.
-func StartSysbench(srv *server.Server, cfg *config.Sysbench, at sim.Time) error {
+// Launch spawns the sysbench client threads.
+func (cfg *Sysbench) Launch(env Env) (Running, error) {
+	srv := env.Srv
 	tabs := srv.Groups[cfg.Tables]
 	if len(tabs) == 0 {
-		return fmt.Errorf("sysbench: no data group %q", cfg.Tables)
+		return nil, fmt.Errorf("sysbench: no data group %q", cfg.Tables)
 	}
 	keys, err := NewKeys(cfg.Rand, tabs[0].Rows)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	sb := &Sysbench{cfg: cfg, srv: srv, tables: tabs, keys: keys}
+	sb := &sysbench{cfg: cfg, srv: srv, tables: tabs, keys: keys}
 	for _, t := range tabs {
 		sb.rowsK = append(sb.rowsK, t.Rows)
 	}
-	startClients(srv, "sysbench", cfg.Threads, cfg.Rate, at, func(c *client, _ int) {
+	startClients(srv, "sysbench", cfg.Threads, cfg.Rate, env.OnClock(cfg.Start), func(c *client, _ int) {
 		start := c.pace()
 		sb.txn(c)
 		srv.RecordTxn(c.t.Now() - start)
 	})
-	return nil
+	return noSummary{}, nil
 }
 
-func (sb *Sysbench) table(c *client) (*schema.Table, int) {
+func (sb *sysbench) table(c *client) (*schema.Table, int) {
 	i := c.r.IntN(len(sb.tables))
 	return sb.tables[i], i
 }
 
-func (sb *Sysbench) id(c *client, ti int) int64 { return sb.keys.Next(c.r) % sb.rowsK[ti] }
+func (sb *sysbench) id(c *client, ti int) int64 { return sb.keys.Next(c.r) % sb.rowsK[ti] }
 
 // secLeaf is where row id's k entry sits: sysbench fills k with uniform random values at
 // prepare, so the k index order is a fixed pseudo-random permutation of ids.
@@ -136,7 +183,7 @@ func secLeaf(ix *schema.Index, id int64) int64 {
 	return ix.LeafOf(int64(h % uint64(ix.Rows)))
 }
 
-func (sb *Sysbench) txn(c *client) {
+func (sb *sysbench) txn(c *client) {
 	s, t := sb.srv, c.t
 	co := &s.Costs
 	switch sb.cfg.Mix {
@@ -202,14 +249,14 @@ func (sb *Sysbench) txn(c *client) {
 	s.Stats.Commits++
 }
 
-func (sb *Sysbench) pointSelect(c *client, tab *schema.Table, id int64) {
+func (sb *sysbench) pointSelect(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
 	c.t.ReadPath(c.path)
 }
 
-func (sb *Sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra sim.Time) {
+func (sb *sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra sim.Time) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + sim.Time(n)*co.Row + extra)
 	ix := tab.Primary
@@ -221,7 +268,7 @@ func (sb *Sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra
 	}
 }
 
-func (sb *Sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
+func (sb *sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + 2*co.Row)
 	c.writePK(tab, id)
@@ -241,14 +288,14 @@ func (c *client) writePK(tab *schema.Table, id int64) {
 	c.t.WritePath(c.path)
 }
 
-func (sb *Sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
+func (sb *sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
 	c.writePK(tab, id)
 	c.writeUndo()
 }
 
-func (sb *Sysbench) delete(c *client, tab *schema.Table, id int64) {
+func (sb *sysbench) delete(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
 	c.writePK(tab, id)
@@ -261,13 +308,13 @@ func (sb *Sysbench) delete(c *client, tab *schema.Table, id int64) {
 
 // insertAt re-inserts a row id that exists in the key space (sysbench deletes then inserts
 // the same id).
-func (sb *Sysbench) insertAt(c *client, tab *schema.Table, id int64) {
+func (sb *sysbench) insertAt(c *client, tab *schema.Table, id int64) {
 	sb.delete(c, tab, id) // same pages, same work as the delete
 }
 
 // insert appends a new row at the end of the table (AUTO_INCREMENT id): the last leaf, and a
 // new page every LeafRecs rows (a page split at the right edge).
-func (sb *Sysbench) insert(c *client, tab *schema.Table, id int64) {
+func (sb *sysbench) insert(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
 	ix := tab.Primary

@@ -3,11 +3,41 @@ package workload
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/ddl"
+	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/schema"
 	"github.com/ddlsim/ddlsim/model/server"
 	"github.com/ddlsim/ddlsim/sim"
 )
+
+// TempTableConnections is the `temp_table_connections:` workload block: clients looping
+// connect, a statement that materializes an internal temp table, disconnect.
+type TempTableConnections struct {
+	Threads  int             `yaml:"threads"`
+	TempRows config.Count    `yaml:"temp_rows"` // rows materialized per statement
+	Think    config.Duration `yaml:"think"`     // client-side time between connections
+	Start    config.Duration `yaml:"start"`
+	Stop     config.Duration `yaml:"stop"` // 0 = until the end
+}
+
+func (p *TempTableConnections) Defaults(sc *config.Scenario, d config.Defaulter) {
+	d.Def("threads", p.Threads == 0, func() { p.Threads = 1 })
+}
+
+func (p *TempTableConnections) Check(sc *config.Scenario, c *config.Checker) {
+	c.Field("threads", p.Threads, config.AtLeast(1, "at least 1 thread"))
+	c.Field("temp_rows", p.TempRows, config.Positive)
+	c.Field("think", p.Think, config.AtLeast(0, "a duration >= 0"))
+	c.Field("start", p.Start, config.AtLeast(0, "a duration >= 0"))
+	c.Field("stop", p.Stop, config.AtLeast(0, "a duration >= 0 (0 = until the end)"))
+	c.Start(sc, "start", p.Start)
+	if p.Stop != 0 && p.Stop <= p.Start {
+		c.Errorf("stop", []string{c.Path("start")}, "expected stop after start (%s)", p.Start)
+	}
+}
 
 // tempRowBytes: a GROUP BY / information_schema temp-table row, ~100 bytes.
 const tempRowBytes = 100
@@ -59,7 +89,7 @@ func (p *ibtPool) get(t *server.Thread) *server.Space {
 			sp := p.newSpace()
 			t.IO(s.Temp, sim.Write, ibtInitialSize*s.PageSize) // fil_ibt_create: write the initial pages
 			t.IO(s.Temp, sim.Sync, 0)
-			s.Policy.FlushPages(t, sp, 0, server.OpTempCreate)
+			ddl.TempCreate(t, sp)
 			p.free = append(p.free, sp)
 			p.created++
 		}
@@ -77,17 +107,24 @@ func (p *ibtPool) put(t *server.Thread, sp *server.Space) {
 	t.Unlock(p.mu)
 }
 
-// StartTempTableConnections spawns clients that loop connect → a statement that materializes
-// an InnoDB internal temp table in the session's temporary tablespace → disconnect.
+// Launch spawns clients that loop connect → a statement that materializes an InnoDB internal
+// temp table in the session's temporary tablespace → disconnect.
 //
 // The disconnect is asynchronous, as in MySQL: the client sends COM_QUIT, closes its socket and
 // opens the next connection at once, while the old connection's server thread cleans the
 // session up. The cleanup truncates the session temp tablespace when the session extended it
-// (srv0tmp.cc Tablespace_pool::free_ts → fil_truncate_tablespace), which is where the policies
-// differ; only then does the tablespace go back to the pool. A client looping faster than the
-// truncations finish therefore piles up concurrent cleanups, and the pool grows. onTruncate
-// (may be nil) receives each truncation's work.
-func StartTempTableConnections(srv *server.Server, cfg *config.TempTableConnections, onTruncate func(start, end sim.Time, st server.ScanStats)) error {
+// (srv0tmp.cc Tablespace_pool::free_ts → fil_truncate_tablespace, ddl.TempTruncate), which is
+// where the policies differ; only then does the tablespace go back to the pool. A client
+// looping faster than the truncations finish therefore piles up concurrent cleanups, and the
+// pool grows.
+func (cfg *TempTableConnections) Launch(env Env) (Running, error) {
+	srv := env.Srv
+	// Unlike the client loads, a connection loop with start 0 starts at the end of warmup,
+	// not during it: its stall is what is measured.
+	startAt, stopAt := env.Warm+sim.Time(cfg.Start), sim.Time(0)
+	if cfg.Stop > 0 {
+		stopAt = env.Warm + sim.Time(cfg.Stop)
+	}
 	rows := int64(cfg.TempRows)
 	perPage := (srv.PageSize - 120) * 15 / 16 / (tempRowBytes + 5)
 	pages := (rows + perPage - 1) / perPage
@@ -96,15 +133,7 @@ func StartTempTableConnections(srv *server.Server, cfg *config.TempTableConnecti
 		return func(t *server.Thread) {
 			defer func() { srv.Stats.TempClosing-- }()
 			if sp.NextPage > ibtInitialSize { // the session extended the file
-				start := t.Now()
-				sp.Version++ // 8.0.23+: bump_version(); before, the scan below frees the pages
-				st := srv.Policy.DropPages(t, sp, server.OpTempTruncate)
-				t.Pay()
-				sp.NextPage = 3
-				srv.Stats.TempTruncations++
-				if onTruncate != nil {
-					onTruncate(start, t.Now(), st)
-				}
+				ddl.TempTruncate(t, sp)
 			}
 			pool.put(t, sp)
 		}
@@ -112,11 +141,11 @@ func StartTempTableConnections(srv *server.Server, cfg *config.TempTableConnecti
 	for i := 0; i < cfg.Threads; i++ {
 		name := fmt.Sprintf("temp_conn[%d]", i)
 		srv.Spawn(name, "temp", func(t *server.Thread) {
-			if at := sim.Time(cfg.Start); at > t.Now() {
-				t.Sleep(at - t.Now())
+			if startAt > t.Now() {
+				t.Sleep(startAt - t.Now())
 			}
 			co := &srv.Costs
-			for n := 0; cfg.Stop == 0 || t.Now() < sim.Time(cfg.Stop); n++ {
+			for n := 0; stopAt == 0 || t.Now() < stopAt; n++ {
 				t.Charge(co.Connect)
 				srv.Stats.Connects++
 				t.Charge(co.Statement + sim.Time(rows)*co.TempTableRow)
@@ -140,5 +169,35 @@ func StartTempTableConnections(srv *server.Server, cfg *config.TempTableConnecti
 			}
 		})
 	}
-	return nil
+	return tempLoop{start: sim.Time(cfg.Start).Seconds()}, nil
+}
+
+// tempLoop is a started connection loop; its summary compares the traffic before the loop
+// starts with the traffic while it runs (the seed's temp-table test).
+type tempLoop struct{ start float64 }
+
+func (l tempLoop) Summary(s *metrics.Series, interval float64) metrics.Summary {
+	if l.start <= 0 {
+		return nil
+	}
+	var before, during, tb, td []float64
+	ic, tc := s.Col("iud_s"), s.Col("tps")
+	for _, row := range s.Rows {
+		switch {
+		case row[0] <= l.start:
+			before, tb = append(before, row[ic]), append(tb, row[tc])
+		case row[0]-interval >= l.start:
+			during, td = append(during, row[ic]), append(td, row[tc])
+		}
+	}
+	if len(before) == 0 || len(during) == 0 {
+		return nil
+	}
+	var sum metrics.Summary
+	add := func(n string, v float64) { sum = append(sum, metrics.Metric{Name: n, Value: v}) }
+	add("temp_loop_baseline_iud_s", stat.Mean(before, nil))
+	add("temp_loop_iud_s", stat.Mean(during, nil))
+	add("temp_loop_iud_ratio", stat.Mean(during, nil)/stat.Mean(before, nil))
+	add("temp_loop_tps_ratio", stat.Mean(td, nil)/stat.Mean(tb, nil))
+	return sum
 }

@@ -9,11 +9,38 @@ import (
 	"github.com/ddlsim/ddlsim/sim"
 )
 
-// TPCC is tpcc-mysql's driver: each client thread picks a random home warehouse per
+// TPCC is the `tpcc:` workload block: tpcc-mysql's driver on a tpcc data group.
+type TPCC struct {
+	Threads int             `yaml:"threads"`
+	Data    string          `yaml:"data"` // name of a tpcc data group
+	Rate    float64         `yaml:"rate"`
+	Start   config.Duration `yaml:"start"`
+}
+
+func (p *TPCC) Defaults(sc *config.Scenario, d config.Defaulter) {
+	d.Def("threads", p.Threads == 0, func() { p.Threads = 1 })
+	if g := groupsOfKind(sc, "tpcc"); len(g) == 1 {
+		d.Def("data", p.Data == "", func() { p.Data = g[0] })
+	}
+}
+
+func (p *TPCC) Check(sc *config.Scenario, c *config.Checker) {
+	c.Field("threads", p.Threads, config.AtLeast(1, "at least 1 thread"))
+	if p.Data == "" {
+		c.Errorf("data", nil, "missing: expected a name")
+	} else {
+		c.Table(sc, "data", p.Data, "tpcc")
+	}
+	c.Field("rate", p.Rate, config.AtLeast(0.0, "a rate >= 0 (0 = closed loop)"))
+	c.Field("start", p.Start, config.AtLeast(0, "a duration >= 0"))
+	c.Start(sc, "start", p.Start)
+}
+
+// tpcc is tpcc-mysql's driver: each client thread picks a random home warehouse per
 // transaction and runs New-Order : Payment : Order-Status : Delivery : Stock-Level in the
 // 10:10:1:1:1 deck tpcc-mysql deals (main.c seq[]). Statement → page mapping follows
 // neword.c / payment.c / ordstat.c / delivery.c / slev.c.
-type TPCC struct {
+type tpcc struct {
 	srv *server.Server
 	w   int64
 	t   []*schema.Table
@@ -44,16 +71,17 @@ const (
 	tItem
 )
 
-// StartTPCC spawns the tpcc client threads.
-func StartTPCC(srv *server.Server, cfg *config.TPCC, at sim.Time) error {
+// Launch spawns the tpcc client threads.
+func (cfg *TPCC) Launch(env Env) (Running, error) {
+	srv := env.Srv
 	tabs := srv.Groups[cfg.Data]
 	if len(tabs) != 9 {
-		return fmt.Errorf("tpcc: data group %q is not a tpcc group", cfg.Data)
+		return nil, fmt.Errorf("tpcc: data group %q is not a tpcc group", cfg.Data)
 	}
 	w := tabs[tWarehouse].Rows
-	tp := &TPCC{srv: srv, w: w, t: tabs, tails: map[tailKey]*tail{}}
+	tp := &tpcc{srv: srv, w: w, t: tabs, tails: map[tailKey]*tail{}}
 	deck := []byte("NNNNNNNNNNPPPPPPPPPPODS") // 10:10:1:1:1
-	startClients(srv, "tpcc", cfg.Threads, cfg.Rate, at, func(c *client, k int) {
+	startClients(srv, "tpcc", cfg.Threads, cfg.Rate, env.OnClock(cfg.Start), func(c *client, k int) {
 		if k == 0 {
 			c.deal = c.r.IntN(len(deck)) // each client starts at a random place in the deck
 		}
@@ -78,7 +106,7 @@ func StartTPCC(srv *server.Server, cfg *config.TPCC, at sim.Time) error {
 		srv.Stats.Others++
 		srv.RecordTxn(t.Now() - start)
 	})
-	return nil
+	return noSummary{}, nil
 }
 
 // nurand is TPC-C's NURand(A, x, y) with C = 0 (clause 2.1.6).
@@ -86,25 +114,25 @@ func nurand(c *client, a, x, y int64) int64 {
 	return ((c.r.Int64N(a+1) | (x + c.r.Int64N(y-x+1))) % (y - x + 1)) + x
 }
 
-func (tp *TPCC) stmt(c *client, rows int64) {
+func (tp *tpcc) stmt(c *client, rows int64) {
 	co := &tp.srv.Costs
 	c.statement(co.Statement + sim.Time(rows)*co.Row)
 }
 
-func (tp *TPCC) read(c *client, table int, row int64) {
+func (tp *tpcc) read(c *client, table int, row int64) {
 	ix := tp.t[table].Primary
 	c.path = ix.Path(c.path[:0], ix.LeafOf(row%ix.Rows))
 	c.t.ReadPath(c.path)
 }
 
-func (tp *TPCC) write(c *client, table int, row int64) {
+func (tp *tpcc) write(c *client, table int, row int64) {
 	ix := tp.t[table].Primary
 	c.path = ix.Path(c.path[:0], ix.LeafOf(row%ix.Rows))
 	c.t.WritePath(c.path)
 	c.writeUndo()
 }
 
-func (tp *TPCC) readSec(c *client, table int, row int64) {
+func (tp *tpcc) readSec(c *client, table int, row int64) {
 	sec := tp.t[table].Secondary[0]
 	c.path = sec.Path(c.path[:0], sec.LeafOf(row%sec.Rows))
 	c.t.ReadPath(c.path)
@@ -112,7 +140,7 @@ func (tp *TPCC) readSec(c *client, table int, row int64) {
 
 // insert appends a row at the (warehouse, district) insert point of a growing table; a new
 // page is allocated when the current one is full.
-func (tp *TPCC) insert(c *client, table int, wd int64) {
+func (tp *tpcc) insert(c *client, table int, wd int64) {
 	s := tp.srv
 	tab := tp.t[table]
 	k := tailKey{table, wd}
@@ -131,7 +159,7 @@ func (tp *TPCC) insert(c *client, table int, wd int64) {
 }
 
 // recent reads the current insert page of a growing table (recent orders / lines).
-func (tp *TPCC) recent(c *client, table int, wd int64) {
+func (tp *tpcc) recent(c *client, table int, wd int64) {
 	if tl := tp.tails[tailKey{table, wd}]; tl != nil {
 		c.t.Read(tl.page)
 		return
@@ -141,7 +169,7 @@ func (tp *TPCC) recent(c *client, table int, wd int64) {
 	tp.read(c, table, wd*per+per-1)
 }
 
-func (tp *TPCC) newOrder(c *client) {
+func (tp *tpcc) newOrder(c *client) {
 	s := tp.srv
 	w := c.r.Int64N(tp.w)
 	d := c.r.Int64N(10)
@@ -177,7 +205,7 @@ func (tp *TPCC) newOrder(c *client) {
 	s.Stats.IUD += uint64(3 + 2*n)
 }
 
-func (tp *TPCC) customer(c *client, wd int64) int64 {
+func (tp *tpcc) customer(c *client, wd int64) int64 {
 	cust := wd*3000 + nurand(c, 1023, 1, 3000) - 1
 	if c.r.IntN(100) < 60 { // by last name: the secondary index, then the row
 		tp.stmt(c, 3)
@@ -190,7 +218,7 @@ func (tp *TPCC) customer(c *client, wd int64) int64 {
 	return cust
 }
 
-func (tp *TPCC) payment(c *client) {
+func (tp *tpcc) payment(c *client) {
 	s := tp.srv
 	w := c.r.Int64N(tp.w)
 	wd := w*10 + c.r.Int64N(10)
@@ -212,7 +240,7 @@ func (tp *TPCC) payment(c *client) {
 	s.Stats.IUD += 4
 }
 
-func (tp *TPCC) orderStatus(c *client) {
+func (tp *tpcc) orderStatus(c *client) {
 	s := tp.srv
 	w := c.r.Int64N(tp.w)
 	wd := w*10 + c.r.Int64N(10)
@@ -224,7 +252,7 @@ func (tp *TPCC) orderStatus(c *client) {
 	s.Stats.Reads += 2
 }
 
-func (tp *TPCC) delivery(c *client) {
+func (tp *tpcc) delivery(c *client) {
 	s := tp.srv
 	w := c.r.Int64N(tp.w)
 	for d := int64(0); d < 10; d++ {
@@ -247,7 +275,7 @@ func (tp *TPCC) delivery(c *client) {
 	s.Stats.IUD += 40
 }
 
-func (tp *TPCC) stockLevel(c *client) {
+func (tp *tpcc) stockLevel(c *client) {
 	s := tp.srv
 	w := c.r.Int64N(tp.w)
 	wd := w*10 + c.r.Int64N(10)

@@ -1,0 +1,230 @@
+package ddl
+
+import (
+	"fmt"
+
+	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/indexbuild"
+	"github.com/ddlsim/ddlsim/model/schema"
+	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/sim"
+)
+
+// What the index-building operations (create_index, optimize_table) share: the adapter that
+// runs model/indexbuild's build through the buffer pool, the build's specification from the
+// scenario, and the row-log apply.
+
+// pool adapts the server's buffer pool to indexbuild.Pool: the DDL's scan reads the source
+// table's leaves through the pool, and the bulk load creates the new index's pages, dirtied and
+// tagged with the flush observer.
+//
+// Aggregation (docs/indexbuild.md "What is aggregated"): a table whose clustered index has
+// more leaves than the pool has frames is scanned extent by extent, not page by page: an
+// extent (64 pages, the read-ahead unit) whose first page is in the pool is read from it
+// (PageHit CPU per page), the others are left to the build, which reads them from the data
+// device in read-ahead extents. And of the pages the load creates, only the last ones of each
+// index — as many, over all indexes, as the pool has frames — go through the pool page by
+// page: the earlier ones are evicted before the load ends, so the build writes them back in
+// aggregate while the load runs. The pool therefore ends the load holding the same pages, and
+// the observer flush meets the same dirty set, as with every page passed through it.
+type pool struct {
+	srv     *server.Server
+	src     *schema.Table
+	dst     []*schema.Index // where each built index's pages go
+	next    []int64         // pages created so far per index
+	window  []int64         // per index: its last window[i] pages go through the pool
+	total   []int64         // per index: the pages the build creates
+	bulk    bool            // scan extent by extent (the source is larger than the pool)
+	obs     uint16
+	threads map[*sim.Proc]*server.Thread
+}
+
+// newPool builds the adapter for a build of specs into dst from src. oneAtATime: the
+// indexes are loaded one after another, so the pool's window goes to the last ones.
+func newPool(srv *server.Server, src *schema.Table, specs []indexbuild.Index, dst []*schema.Index, obs uint16, oneAtATime bool) *pool {
+	p := &pool{srv: srv, src: src, dst: dst, next: make([]int64, len(dst)), window: make([]int64, len(dst)),
+		total: make([]int64, len(dst)), obs: obs, threads: map[*sim.Proc]*server.Thread{}}
+	frames := int64(srv.Frames())
+	p.bulk = src.Primary.LeafPages() > frames
+	var sum int64
+	for i, ix := range specs {
+		p.total[i] = indexbuild.IndexPages(src.Rows, ix, srv.PageSize)
+		sum += p.total[i]
+	}
+	switch {
+	case sum <= frames:
+		copy(p.window, p.total)
+	case oneAtATime:
+		left := frames
+		for i := len(dst) - 1; i >= 0; i-- {
+			p.window[i] = min(p.total[i], left)
+			left -= p.window[i]
+		}
+	default:
+		for i := range dst {
+			p.window[i] = p.total[i] * frames / sum
+		}
+	}
+	return p
+}
+
+func (p *pool) thread(pr *sim.Proc) *server.Thread {
+	t := p.threads[pr]
+	if t == nil {
+		t = &server.Thread{S: p.srv, P: pr, Observer: p.obs}
+		p.threads[pr] = t
+	}
+	return t
+}
+
+// extentLeaves is the read-ahead unit of the aggregated scan (64 pages, one extent).
+const extentLeaves = 64
+
+func (p *pool) ReadLeaves(pr *sim.Proc, from, n int64) (rest int64) {
+	t := p.thread(pr)
+	ix := p.src.Primary
+	if !p.bulk {
+		for i := from; i < from+n; i++ {
+			t.Read(ix.Leaf(i))
+		}
+		t.Pay()
+		return 0
+	}
+	var hits int64
+	for e := from; e < from+n; {
+		end := min((e/extentLeaves+1)*extentLeaves, from+n)
+		pid := ix.Leaf(e)
+		if p.srv.InstanceOf(pid).BP.Lookup(bufpool.PageID(pid)) != bufpool.Nil {
+			hits += end - e
+		} else {
+			rest += end - e
+		}
+		e = end
+	}
+	t.Hits += uint64(hits)
+	p.srv.Stats.Hits += uint64(hits)
+	t.Charge(sim.Time(hits) * p.srv.Costs.PageHit)
+	t.Pay()
+	return rest
+}
+
+func (p *pool) NewPages(pr *sim.Proc, index int, n int64) (rest int64) {
+	t := p.thread(pr)
+	ix := p.dst[index]
+	k0 := p.next[index]
+	p.next[index] += n
+	rest = min(max(p.total[index]-p.window[index]-k0, 0), n)
+	if !p.bulk {
+		for k := k0 + rest; k < k0+n; k++ {
+			t.NewPage(newPageID(ix, k))
+		}
+		t.Pay()
+		return rest
+	}
+	// A table larger than the pool: its window (a pool-full of pages) is created an
+	// instance's run at a time (server.Thread.NewPages: one hold of each list mutex per
+	// run instead of one per page; the same CPU, the same pool state).
+	var buf [512]schema.PageID
+	for k := k0 + rest; k < k0+n; {
+		m := 0
+		for ; m < len(buf) && k < k0+n; k, m = k+1, m+1 {
+			buf[m] = newPageID(ix, k)
+		}
+		t.NewPages(buf[:m])
+	}
+	t.Pay()
+	return rest
+}
+
+// newPageID is the k-th page a bulk load creates in ix: leaves first, in key order, then the
+// upper levels (BtrBulk builds bottom-up).
+func newPageID(ix *schema.Index, k int64) schema.PageID {
+	lvl, pos := ix.Depth-1, k
+	for lvl > 0 && pos >= ix.LevelPages[lvl] {
+		pos -= ix.LevelPages[lvl]
+		lvl--
+	}
+	if pos >= ix.LevelPages[lvl] {
+		pos = ix.LevelPages[lvl] - 1
+	}
+	return ix.Page(lvl, pos)
+}
+
+func (p *pool) env(srv *server.Server) indexbuild.Env {
+	hw := &srv.Sc.HardwareProfile
+	return indexbuild.Env{Sim: srv.Sim, Cores: srv.Cores, Data: srv.Data, Temp: srv.Temp,
+		DataOpLatency: sim.Time(hw.Storage.Data.Read.P50), TempOpLatency: sim.Time(hw.Storage.Temp.Read.P50),
+		Costs: hw.Costs, PageSize: srv.PageSize, Pool: p,
+		CacheBytes: int64(hw.LLC), PageCacheBytes: sortFileCache(srv)}
+}
+
+// sortFileCache is the OS page cache the index build's sort files go through (none with
+// innodb_disable_sort_file_cache).
+func sortFileCache(srv *server.Server) int64 {
+	if srv.Sc.MySQL.DisableSortFileCache {
+		return 0
+	}
+	return indexbuild.PageCacheFor(int64(srv.Sc.HardwareProfile.Memory), int64(srv.Sc.MySQL.BufferPoolSize))
+}
+
+// tmpdirSpace is the free space for sort files: the temp device's, or the data device's
+// when the profile has no temp device (0 = unlimited).
+func tmpdirSpace(hw *config.Hardware) int64 {
+	if hw.Storage.Temp.IsSet() {
+		return int64(hw.Storage.Temp.Capacity)
+	}
+	return int64(hw.Storage.Data.Capacity)
+}
+
+func buildSpec(srv *server.Server, src *schema.Table, idx []indexbuild.Index) indexbuild.Spec {
+	my := &srv.Sc.MySQL
+	return indexbuild.Spec{Version: my.Version, Rows: src.Rows, RowBytes: int64(src.RowBytes),
+		PKLeafPages: src.Primary.LeafPages(), Indexes: idx, Threads: my.DDLThreads,
+		BufferSize: int64(my.DDLBufferSize), ParallelReadThreads: my.ParallelReadThreads,
+		SortBufferSize: int64(my.SortBufferSize), TempSpaceLimit: tmpdirSpace(&srv.Sc.HardwareProfile),
+		MyRocks: indexbuild.MyRocksOpts{MergeBufSize: int64(my.RocksDBMergeBufSize),
+			MergeCombineReadSize: int64(my.RocksDBMergeCombineReadSize)}}
+}
+
+// AggregateBuild returns the machine and statement of the index build that create_index ev
+// runs on srv, in aggregate mode (no buffer pool: the table is read from the data device and
+// the new pages are written back as they are built): the indexbuild-only model that the
+// option study's tables come from (docs/indexbuild.md). It does not change srv.
+func AggregateBuild(srv *server.Server, ev config.DDLEvent) (indexbuild.Env, indexbuild.Spec, error) {
+	ci, ok := ev.Params.(*CreateIndex)
+	if !ok {
+		return indexbuild.Env{}, indexbuild.Spec{}, fmt.Errorf("%s is not a create_index", ev.DDL)
+	}
+	tabs := srv.Groups[ev.Table]
+	if len(tabs) == 0 {
+		return indexbuild.Env{}, indexbuild.Spec{}, fmt.Errorf("no table %s", ev.Table)
+	}
+	tab := tabs[0]
+	var idx []indexbuild.Index
+	for _, d := range tab.NewIndexes(ci.Columns, max(ci.Indexes, 1)) {
+		idx = append(idx, indexbuild.Index{Name: d.Name, KeyBytes: int64(d.EntryBytes)})
+	}
+	env := (&pool{}).env(srv)
+	env.Pool = nil
+	spec := buildSpec(srv, tab, idx)
+	spec.Engine, spec.OneAtATime = ci.Engine, ci.OneAtATime
+	return env, spec, nil
+}
+
+func addBuildPhases(r *Result, b indexbuild.Result) {
+	for _, ph := range b.Phases {
+		r.Phases = append(r.Phases, Phase{ph.Name, ph.Start, ph.End})
+	}
+}
+
+// rowLogApply replays the DML logged while the index was built: per logged change a row's CPU
+// and a leaf of the new index modified.
+func rowLogApply(t *server.Thread, ix *schema.Index, changes uint64) {
+	t.Internal = true
+	defer func() { t.Internal = false }()
+	for i := uint64(0); i < changes; i++ {
+		t.Charge(t.S.Costs.Row)
+		t.Write(ix.Leaf(int64(i*2654435761) % ix.LeafPages()))
+	}
+}

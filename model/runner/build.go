@@ -1,0 +1,120 @@
+package runner
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/ddl"
+	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/workload"
+	"github.com/ddlsim/ddlsim/policies"
+	"github.com/ddlsim/ddlsim/sim"
+)
+
+// Model is one assembled simulation: the kernel and the simulated server of a scenario, its
+// policy attached and its pool warmed, with the scenario's workloads and DDL schedule ready to
+// start. Build is the one place a server is assembled — ddlsim run, compare and sweep (through
+// Run), the tests and the benchmarks all use it — so what is tested is what runs.
+type Model struct {
+	Scenario *config.Scenario
+	Sim      *sim.Sim
+	Server   *server.Server
+	// Warm and End are the end of warmup and of the run in simulation time.
+	Warm, End sim.Time
+
+	started  bool
+	running  []workload.Running
+	ddls     []ddl.Result  // finished statements
+	inflight []*ddl.Result // begun, not done, in start order
+}
+
+// BuildOptions change how a model is assembled. The zero value is what ddlsim runs.
+type BuildOptions struct {
+	// Policy, when set, replaces the scenario's policy: the conformance suite uses it to run
+	// policies that are not registered (deliberately broken ones).
+	Policy server.PolicyFactory
+	// Cold leaves the pool empty (no warm fill).
+	Cold bool
+}
+
+// Build assembles sc (loaded and validated): the server with the policy of sc.Policy, its
+// pool warmed per sc.Warm. No thread runs until Start.
+func Build(sc *config.Scenario, opt BuildOptions) (*Model, error) {
+	newPolicy := opt.Policy
+	if newPolicy == nil {
+		var err error
+		if newPolicy, err = policies.Factory(sc.Policy); err != nil {
+			return nil, err
+		}
+	}
+	s := sim.New(sc.Seed)
+	srv, err := server.New(s, sc, newPolicy)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	if !opt.Cold {
+		srv.Warm()
+	}
+	warm := sim.Time(sc.Warmup)
+	return &Model{Scenario: sc, Sim: s, Server: srv, Warm: warm, End: warm + sim.Time(sc.Duration)}, nil
+}
+
+// Close releases the kernel's processes.
+func (m *Model) Close() { m.Sim.Close() }
+
+// Start starts the server's background threads (page cleaners, log writer), every workload
+// and the DDL schedule. Every time in a scenario is on the report clock (0 = end of warmup).
+func (m *Model) Start() error {
+	if m.started {
+		return fmt.Errorf("runner: model started twice")
+	}
+	m.started = true
+	srv := m.Server
+	srv.StartBackground()
+	env := workload.Env{Srv: srv, Warm: m.Warm}
+	for i, w := range m.Scenario.Workload {
+		g, ok := w.Params.(workload.Generator)
+		if !ok {
+			return fmt.Errorf("workload[%d]: %q is not a workload this build knows", i, w.Kind)
+		}
+		r, err := g.Launch(env)
+		if err != nil {
+			return err
+		}
+		m.running = append(m.running, r)
+	}
+	for _, ev := range m.Scenario.Schedule {
+		ev.At += config.Duration(m.Warm)
+		ddl.Schedule(srv, ev, func(r *ddl.Result) {
+			m.inflight = append(m.inflight, r)
+		}, func(r ddl.Result) {
+			for i, p := range m.inflight {
+				if p.Start == r.Start && p.Op == r.Op && p.Table == r.Table {
+					m.inflight = append(m.inflight[:i], m.inflight[i+1:]...)
+					break
+				}
+			}
+			m.ddls = append(m.ddls, r)
+		})
+	}
+	return nil
+}
+
+// DDLRunning reports whether a scheduled statement is running.
+func (m *Model) DDLRunning() bool { return len(m.inflight) > 0 }
+
+// DDLs returns the statements that finished and, marked unfinished with End = now, those still
+// running (their duration is a lower bound, never passed off as a complete result), in start
+// order.
+func (m *Model) DDLs() []ddl.Result {
+	out := append([]ddl.Result(nil), m.ddls...)
+	for _, p := range m.inflight {
+		d := *p
+		d.End, d.Unfinished = m.Sim.Now(), true
+		out = append(out, d)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
