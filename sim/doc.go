@@ -1,5 +1,5 @@
 // Package sim is ddlsim's discrete-event kernel: a virtual clock, one event queue, coroutine
-// processes and three generic resources (CPU cores, a FIFO mutex, a storage device), plus
+// processes and three generic resources (CPU cores, a mutex, a storage device), plus
 // seeded random streams, latency distributions and fixed-memory histograms. It knows nothing
 // about databases; package model builds InnoDB's buffer pool on top of it.
 //
@@ -18,11 +18,12 @@
 //     slice of at most one quantum while others wait in a FIFO run queue, and for as long as
 //     it likes while nobody waits. It assumes an ideal scheduler: no context-switch cost, no
 //     affinity, no priorities (add a cost by calling Compute for it).
-//   - Mutex is a FIFO lock modelled on InnoDB's spin-then-sleep mutexes: a contended waiter
-//     first spins (burning a core), then sleeps in a FIFO queue; Unlock hands ownership to the
-//     oldest sleeper, which runs after a futex wake-up latency. There is no barging past
-//     sleepers, which is fairer than a real futex (a spinner can still win against a sleeper
-//     that is not yet queued).
+//   - Mutex is modelled on InnoDB's spin-then-sleep mutexes: a contended waiter first spins
+//     (burning a core), then sleeps. It has two disciplines. FIFO hand-off (the default):
+//     Unlock hands ownership to the oldest sleeper, which runs after a futex wake-up latency,
+//     and nobody barges past sleepers. WakeAll (InnoDB's TTASEventMutex, which the server's
+//     buffer-pool mutexes use): Unlock frees the mutex and wakes every sleeper, who spin and
+//     race for it again, and a running thread may take it first — it barges.
 //   - Device is a storage device with parallel channels (queue depth), a FIFO queue in front,
 //     a sampled service latency per operation type and one shared bandwidth budget.
 //

@@ -148,3 +148,6 @@ func (s *ScanStats) Add(o ScanStats) {
 	s.Yields += o.Yields
 	s.Sleeps += o.Sleeps
 }
+
+// PolicyTraits are the attached policy's declared capabilities.
+func (s *Server) PolicyTraits() Traits { return s.policy.Traits() }

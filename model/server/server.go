@@ -93,8 +93,10 @@ type Stats struct {
 	Others            uint64
 	IUD               uint64
 	StalePagesFreed   uint64
-	Connects          uint64
-	TempTruncations   uint64
+	// StaleEvicted counts stale pages the LRU eviction scan chose first (FreesStale policies).
+	StaleEvicted    uint64
+	Connects        uint64
+	TempTruncations uint64
 	// TempClosing is a gauge: sessions whose server thread is still cleaning up after the
 	// client disconnected (the trace's growing thread count under the feature-off run).
 	TempClosing       int64

@@ -387,6 +387,7 @@ func (s *Server) evictScan(in *Instance, limit int) (bufpool.FrameID, int) {
 		for f := bp.LRUTail(); f != bufpool.Nil && n < bufpool.SearchScanDefault && (limit == 0 || n < limit); f = bp.LRUPrev(f) {
 			n++
 			if bp.IOFix(f) == bufpool.IONone && bp.FixCount(f) == 0 && s.policy.Stale(in, f) {
+				s.Stats.StaleEvicted++
 				return f, n
 			}
 		}
