@@ -35,7 +35,14 @@ type decoder struct {
 	// noPos drops line/column: an override's value is parsed as its own tiny YAML
 	// document, whose positions would point nowhere useful.
 	noPos bool
+	// steps counts values visited. YAML aliases let a small file name a value exponentially
+	// many times ("billion laughs"); past maxDecodeSteps the decoder stops descending.
+	steps int
 }
+
+// maxDecodeSteps bounds the values one file decodes to, aliases expanded: a 1 MiB file has
+// at most about 500 000 values, so this only stops alias bombs.
+const maxDecodeSteps = 1 << 22
 
 var (
 	sizeType          = reflect.TypeFor[Size]()
@@ -68,6 +75,12 @@ func isNull(n *yaml.Node) bool {
 // decode stores n into v (addressable). Null leaves v untouched, which is what "key: " with
 // nothing after it means to a person: not given.
 func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
+	if d.steps++; d.steps > maxDecodeSteps {
+		if d.steps == maxDecodeSteps+1 {
+			d.fail(n, path, "", fmt.Sprintf("more than %d values after expanding YAML aliases: the file names an anchor too many times", maxDecodeSteps))
+		}
+		return
+	}
 	for depth := 0; n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode; depth++ {
 		if depth > 100 {
 			d.fail(n, path, "", "alias chain too deep")

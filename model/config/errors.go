@@ -33,14 +33,20 @@ func (e *FieldError) Error() string {
 		}
 		b.WriteString(": ")
 	}
+	// Path, value and message can carry foreign text (a key, a value, a line of a file that
+	// is not a scenario): each is cut to a short excerpt.
 	if e.Path != "" {
-		b.WriteString(e.Path)
+		b.WriteString(Excerpt(e.Path, excerptPath))
 		b.WriteString(": ")
 	}
 	if e.Value != "" {
-		fmt.Fprintf(&b, "bad value %q: ", e.Value)
+		if v := cut(e.Value, excerptValue); v != e.Value {
+			fmt.Fprintf(&b, "bad value %q (%d bytes): ", v+"…", len(e.Value))
+		} else {
+			fmt.Fprintf(&b, "bad value %q: ", e.Value)
+		}
 	}
-	b.WriteString(e.Msg)
+	b.WriteString(Excerpt(e.Msg, excerptMsg))
 	return b.String()
 }
 

@@ -35,6 +35,10 @@ type Kind struct {
 	New func() Params
 	// NoTable marks a DDL operation that names no table (undo_truncate); others need one.
 	NoTable bool
+	// Drops is set on a DDL operation that removes its table (DROP TABLE, DISCARD
+	// TABLESPACE): the error MySQL gives a later statement on that table. A statement
+	// scheduled after it on the same table is warned about.
+	Drops string
 }
 
 // Fields lists the kind's YAML keys in declaration order.

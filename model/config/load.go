@@ -22,7 +22,7 @@ func Load(path string) (*Scenario, error) { return LoadWith(path, nil, nil) }
 // decoding and before defaults and validation (so a bad override is reported like a bad
 // field), and seed, when non-nil, replaces the file's seed.
 func LoadWith(path string, sets []string, seed *uint64) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -85,13 +85,14 @@ func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed
 	if len(l.errs) > 0 {
 		return nil, l.errs.sorted()
 	}
+	sc.Warnings = l.warnings(sc)
 	return sc, nil
 }
 
 // LoadHardware reads one hardware profile file on its own (for `ddlsim list` and tools).
 // It is decoded strictly but not validated.
 func LoadHardware(path string) (*Hardware, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +167,7 @@ func (l *loader) resolveHardware(sc *Scenario, baseDir string) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(baseDir, p)
 		}
-		data, err := os.ReadFile(p)
+		data, err := ReadInput(p)
 		if err != nil {
 			pos := l.seen["hardware"]
 			var pe *os.PathError
@@ -218,32 +219,38 @@ func (l *loader) validation(sc *Scenario) {
 		if skip {
 			continue
 		}
-		fe := &FieldError{Path: e.path, Msg: e.msg}
-		// `policy: NAME` is shorthand for policy.name, so a bad name there was given.
-		given := l.given(e.path) || (e.path == "policy.name" && l.given("policy"))
-		if !given && strings.HasPrefix(e.msg, "expected ") {
-			fe.Msg = "missing: " + e.msg // not written, and no default fits
-		}
-		if pos, ok := l.seen[e.path]; ok {
-			fe.File, fe.Line, fe.Col, fe.Value = pos.File, pos.Line, pos.Col, pos.Value
-		} else if pos, ok := l.seen["policy"]; ok && e.path == "policy.name" {
-			fe.File, fe.Line, fe.Col, fe.Value = pos.File, pos.Line, pos.Col, pos.Value
-		} else {
-			for p := parentPath(e.path); ; p = parentPath(p) {
-				if pos, ok := l.seen[p]; ok {
-					fe.File, fe.Line, fe.Col = pos.File, pos.Line, pos.Col
-					break
-				}
-				if p == "" {
-					break
-				}
+		l.errs = append(l.errs, l.place(e))
+	}
+}
+
+// place turns a validation finding into a FieldError at the position the user wrote the
+// field (or its nearest written ancestor).
+func (l *loader) place(e verr) *FieldError {
+	fe := &FieldError{Path: e.path, Msg: e.msg}
+	// `policy: NAME` is shorthand for policy.name, so a bad name there was given.
+	given := l.given(e.path) || (e.path == "policy.name" && l.given("policy"))
+	if !given && strings.HasPrefix(e.msg, "expected ") {
+		fe.Msg = "missing: " + e.msg // not written, and no default fits
+	}
+	if pos, ok := l.seen[e.path]; ok {
+		fe.File, fe.Line, fe.Col, fe.Value = pos.File, pos.Line, pos.Col, pos.Value
+	} else if pos, ok := l.seen["policy"]; ok && e.path == "policy.name" {
+		fe.File, fe.Line, fe.Col, fe.Value = pos.File, pos.Line, pos.Col, pos.Value
+	} else {
+		for p := parentPath(e.path); ; p = parentPath(p) {
+			if pos, ok := l.seen[p]; ok {
+				fe.File, fe.Line, fe.Col = pos.File, pos.Line, pos.Col
+				break
+			}
+			if p == "" {
+				break
 			}
 		}
-		if fe.File == "" {
-			fe.File = l.rootFile
-		}
-		l.errs = append(l.errs, fe)
 	}
+	if fe.File == "" {
+		fe.File = l.rootFile
+	}
+	return fe
 }
 
 // consequence reports whether path, an ancestor of it or a descendant failed to decode.

@@ -32,6 +32,11 @@ type Scenario struct {
 	Workload []Workload `yaml:"workload"`
 	Schedule []DDLEvent `yaml:"schedule"`
 	Report   Report     `yaml:"report"`
+
+	// Warnings are the loader's findings about legal but suspicious settings (warnings.go),
+	// each at the line that causes it. They are not configuration: Marshal and Hash leave
+	// them out.
+	Warnings []*FieldError `yaml:"-"`
 }
 
 // HardwareRef is a profile path or an inline Hardware; exactly one is set after decoding.

@@ -121,6 +121,7 @@ func validate(sc *Scenario) []verr {
 		})
 	}
 	out = append(out, crossChecks(sc)...)
+	out = append(out, limitChecks(sc)...)
 	return append(out, checkKinds(sc)...)
 }
 

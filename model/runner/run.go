@@ -25,19 +25,21 @@ var Columns = []string{
 	"made_young_s", "single_page_flushes_s", "free_waits_s", "runnable", "temp_sessions_closing",
 }
 
-func run(sc *config.Scenario, opt Options) (*Result, error) {
-	m, err := Build(sc, BuildOptions{})
-	if err != nil {
+func run(sc *config.Scenario, opt Options) (res *Result, err error) {
+	var m *Model
+	defer recoverRun(sc, &m, &err, &res)
+	if m, err = Build(sc, BuildOptions{}); err != nil {
 		return nil, err
 	}
-	defer m.Close()
+	// m is closed on each return below; a panic leaves closing to recoverRun.
 	if err := m.Start(); err != nil {
+		m.Close()
 		return nil, err
 	}
 	s, srv := m.Sim, m.Server
 	warm, end := m.Warm, m.End
 
-	res := &Result{Scenario: sc, Seed: sc.Seed, ConfigHash: config.Hash(sc)}
+	res = &Result{Scenario: sc, Seed: sc.Seed, ConfigHash: config.Hash(sc)}
 	res.Series.Columns = Columns
 	rec := newRecorder(srv, &res.Series, opt, m.DDLRunning)
 	interval := sim.Time(sc.Report.Interval)
@@ -47,8 +49,31 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 		}
 		rec.reset()
 	})
-	for t := warm + interval; t <= end; t += interval {
-		s.At(t, rec.sample)
+	// One self-rescheduling sampler event, so the pending set does not grow with the
+	// number of report intervals (booking them all in advance overflowed the kernel's event
+	// slots on long runs with short intervals).
+	var sample func()
+	next := warm + interval
+	sample = func() {
+		rec.sample()
+		if next += interval; next <= end {
+			s.At(next, sample)
+		}
+	}
+	if next <= end {
+		s.At(next, sample)
+	}
+	// Transaction latencies are kept per report interval; during warm-up nothing reads them,
+	// so they are dropped every simulated second instead of piling up until warm.
+	var trim func()
+	trim = func() {
+		srv.Lat = srv.Lat[:0]
+		if t := s.Now() + sim.Second; t < warm {
+			s.At(t, trim)
+		}
+	}
+	if sim.Second < warm {
+		s.At(sim.Second, trim)
 	}
 	// Run in slices so progress can be reported.
 	step := max(end/200, sim.Second)
@@ -68,6 +93,7 @@ func run(sc *config.Scenario, opt Options) (*Result, error) {
 	for _, d := range m.DDLs() {
 		res.DDL = append(res.DDL, ddlResult(d, warm, interval, &res.Series))
 	}
+	m.Close()
 	return res, nil
 }
 

@@ -1,0 +1,70 @@
+package config
+
+import "fmt"
+
+// Warnings are settings that are legal but almost certainly not what the user meant: a disk
+// slower than a floppy, a DDL repeated a thousand times a second, a statement on a table an
+// earlier statement dropped. The loader places each at the line that causes it and keeps
+// them in Scenario.Warnings; the command line prints each once (docs/scenarios.md,
+// "Warnings"). They never change what runs.
+
+// Thresholds of the warnings.
+const (
+	// WarnBandwidth: a device below 1 MB/s (a 1990s floppy moves 0.06 MB/s, a 2010s HDD
+	// 100 MB/s) is a bandwidth written in the wrong unit: bare numbers are bytes per second.
+	WarnBandwidth Size = 1_000_000
+	// WarnEvery: a DDL repeated more often than once a millisecond starts its next statement
+	// before a real one could have parsed; it is a unit typo (1ns for 1s).
+	WarnEvery = Millisecond
+)
+
+func warnChecks(sc *Scenario) []verr {
+	var out []verr
+	add := func(path, msg string) { out = append(out, verr{path: path, msg: msg}) }
+	hw := &sc.HardwareProfile
+	for _, d := range []struct {
+		name string
+		dev  *Device
+	}{{"data", &hw.Storage.Data}, {"log", &hw.Storage.Log}, {"temp", &hw.Storage.Temp}} {
+		if bw := d.dev.Bandwidth; bw > 0 && bw < WarnBandwidth {
+			add("hardware.storage."+d.name+".bandwidth", fmt.Sprintf(
+				"%s per second is under 1 MB/s: one 16 KiB page takes %.2g s to transfer. A bare number is bytes per second; did you mean %sMB?",
+				bw, float64(16*KiB)/float64(bw), fmt.Sprint(int64(bw))))
+		}
+	}
+	for i, e := range sc.Schedule {
+		if e.Every > 0 && e.Every < WarnEvery {
+			add(fmt.Sprintf("schedule[%d].every", i), fmt.Sprintf(
+				"%s between statements is under 1ms: the DDL starts again as soon as it ends, %s times over the run. Did you mean %ss?",
+				e.Every, groupDigits(repetitions(e, sc.Duration)), fmt.Sprint(int64(e.Every))))
+		}
+	}
+	// A statement on a table that an earlier statement dropped: the model re-creates a
+	// dropped table empty (DROP then CREATE, so the load goes on), but in MySQL the later
+	// statement would fail, and either way it works on an empty table.
+	for j, e := range sc.Schedule {
+		if e.Table == "" {
+			continue
+		}
+		for i, d := range sc.Schedule {
+			k, ok := DDLKind(d.DDL)
+			if i == j || !ok || k.Drops == "" || d.Table != e.Table || d.At > e.At || (d.At == e.At && i > j) {
+				continue
+			}
+			add(fmt.Sprintf("schedule[%d].table", j), fmt.Sprintf(
+				"%s at %s is on %q, which schedule[%d] (%s at %s) drops before it: MySQL would refuse it (%s); the model re-creates the dropped table empty, so this statement works on an empty table",
+				e.DDL, e.At, e.Table, i, d.DDL, d.At, k.Drops))
+			break
+		}
+	}
+	return out
+}
+
+// warnings places sc's warnings in the files, sorted like errors.
+func (l *loader) warnings(sc *Scenario) []*FieldError {
+	var out Errors
+	for _, w := range warnChecks(sc) {
+		out = append(out, l.place(w))
+	}
+	return out.sorted()
+}

@@ -1,0 +1,64 @@
+package server
+
+import (
+	"math"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/schema"
+)
+
+// The tablespace limit (config.LimitTablespace) is judged while the scenario is validated,
+// before any server exists; config asks this function for a data group's largest table,
+// shaped exactly as buildTables shapes it (TestGroupPagesMatchesBuildTables).
+func init() { config.RegisterDataShape(groupPages) }
+
+// maxShapedRows is beyond any tablespace at any page size (2^32 pages of 64 KiB hold fewer
+// than 2^45 of the smallest records): groups past it are reported without being shaped, so
+// the arithmetic cannot overflow.
+const maxShapedRows = 1 << 50
+
+// groupPages is the size in pages of the largest table of data group g.
+func groupPages(g config.Table, pageSize int64) int64 {
+	if pageSize <= 0 {
+		return 0
+	}
+	var largest int64
+	switch g.Kind {
+	case "tpcc":
+		w := int64(g.Warehouses)
+		for _, d := range tpccTables {
+			rows := d.PerWH
+			if d.Name != "item" {
+				if w > maxShapedRows/d.PerWH {
+					return math.MaxInt64
+				}
+				rows *= w
+			}
+			largest = max(largest, schema.NewTable(d.Name, g.Name, 0, rows, d.RowBytes, d.PKBytes, d.Secondary, pageSize).Pages())
+		}
+	default:
+		nsec := 1
+		if g.Kind == schema.KindInsertBenchmark {
+			nsec = 0
+		}
+		if g.SecondaryIndexes != nil {
+			nsec = *g.SecondaryIndexes
+		}
+		rows := int64(g.Rows)
+		if rows == 0 && g.Size > 0 {
+			rows = schema.RowsForSizeOf(g.Kind, int64(g.Size), pageSize, nsec)
+		}
+		if rows > maxShapedRows {
+			return math.MaxInt64
+		}
+		var t *schema.Table
+		if g.Kind == schema.KindInsertBenchmark {
+			t = schema.NewInsertBenchmarkTable(g.Name, g.Name, 0, rows, nsec, pageSize)
+		} else {
+			t = schema.NewSysbenchTable(g.Name, g.Name, 0, rows, nsec, pageSize)
+		}
+		largest = t.Pages()
+	}
+	// The tablespace's first pages (FSP header, ibuf bitmap, inode) come before the indexes.
+	return largest + 3
+}
