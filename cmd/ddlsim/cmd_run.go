@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -49,6 +50,7 @@ than two seconds.`,
 			quiet bool
 			fig   figures
 			prof  string
+			mem   int64
 		)
 		fs.Var(seedFlag{&seed}, "seed", "random seed `N`, replacing the scenario's seed")
 		fs.Var(setList{&sets}, "set", "override a field, `path=value` (repeatable; later wins)")
@@ -58,6 +60,7 @@ than two seconds.`,
 		fs.BoolVar(&fig.plot, "plot", false, "draw the throughput figure into <out>/plots (needs --out)")
 		fs.BoolVar(&fig.report, "report", false, "write <out>/report.html (needs --out; implies --plot)")
 		fs.StringVar(&prof, "cpuprofile", "", "write a Go CPU profile of the simulator to `FILE` (for `go tool pprof`)")
+		addMaxMemory(fs, &mem)
 		return func(e *env, args []string) error {
 			if len(args) != 1 {
 				return usagef("run takes exactly one scenario file, got %d arguments", len(args))
@@ -72,7 +75,7 @@ than two seconds.`,
 				}
 				defer stop()
 			}
-			return e.runScenario(args[0], sets, seed, out, quiet, fig)
+			return e.runScenario(args[0], sets, seed, out, quiet, fig, mem)
 		}
 	},
 }
@@ -93,15 +96,23 @@ func startCPUProfile(path string) (func(), error) {
 // figures says what to draw from a run's result besides its data files.
 type figures struct{ plot, report bool }
 
-func (e *env) runScenario(path string, sets []string, seed *uint64, out string, quiet bool, fig figures) error {
+func (e *env) runScenario(path string, sets []string, seed *uint64, out string, quiet bool, fig figures, maxMemory int64) error {
 	sc, err := config.LoadWith(path, sets, seed)
 	if err != nil {
 		return &inputError{err}
 	}
+	printWarnings(e.stderr, sc.Warnings)
+	if err := admit(runner.EstimateRun(sc), 1, maxMemory); err != nil {
+		return err
+	}
+	// The result directory is staged before the run, so an --out that cannot be written is
+	// refused now rather than after the simulation.
+	var stage *metrics.Staging
 	if out != "" {
-		if err := metrics.CheckDir(out); err != nil {
+		if stage, err = metrics.Stage(out); err != nil {
 			return usagef("--out: %v", err)
 		}
+		defer stage.Abort() // a no-op once the result is in place
 	}
 	hash := config.Hash(sc)
 	w := e.stdout
@@ -123,6 +134,10 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 	res, err := runner.Run(sc, opt)
 	bar.clear()
 	if err != nil {
+		var pe *runner.PanicError
+		if errors.As(err, &pe) {
+			pe.Reproduce = reproduceArgs(path, sets, sc.Seed)
+		}
 		return fmt.Errorf("run %s: %w", path, err)
 	}
 	printSummary(w, res.Summary)
@@ -151,7 +166,7 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 			},
 			Config: append([]byte(header), cfg...),
 		}
-		if err := metrics.WriteDir(out, b); err != nil {
+		if err := stage.Write(b); err != nil {
 			return fmt.Errorf("writing results: %w", err)
 		}
 		fmt.Fprintf(w, "\nresults: %s\n", out)

@@ -31,6 +31,8 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 		doPlot := fs.Bool("plot", false, "draw figures into <out>/plots")
 		doReport := fs.Bool("report", false, "write <out>/report.html (implies --plot)")
 		var sets []string
+		var mem int64
+		addMaxMemory(fs, &mem)
 		fs.Var(setList{&sets}, "set", "override a scenario field for every run, `path=value` (repeatable)")
 		return func(e *env, pos []string) error {
 			sweep.Version = versionString()
@@ -48,6 +50,10 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 			plan, err := sweep.PlanCompare(base, splitPolicies(*policies), *seeds, seed)
 			if err != nil {
 				return &inputError{err}
+			}
+			printWarnings(e.stderr, plan.Warnings)
+			if err := admit(plan.Peak, min(max(*jobs, 1), len(plan.Points)*len(plan.Seeds)), mem); err != nil {
+				return err
 			}
 			if *out == "" {
 				*out = filepath.Join("out", "compare-"+strings.TrimSuffix(filepath.Base(config), filepath.Ext(config)))

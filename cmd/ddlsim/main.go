@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/model/config"
 )
 
@@ -44,11 +45,17 @@ func exitCode(err error) int {
 		ie *inputError
 		ce config.Errors
 		fe *config.FieldError
+		re *sweep.RefusedError
+		de *sweep.DirError
+		cr *crashError
 	)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ce), errors.As(err, &fe), errors.Is(err, fs.ErrNotExist):
+	case errors.As(err, &cr):
+		return exitFailure // an internal error, even when it wraps an input-looking one
+	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ce), errors.As(err, &fe), errors.Is(err, fs.ErrNotExist),
+		errors.As(err, &re), errors.As(err, &de):
 		return exitInput
 	}
 	return exitFailure
@@ -70,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if f, ok := stderr.(*os.File); ok {
 		e.stderrTTY = term.IsTerminal(int(f.Fd()))
 	}
-	err := e.dispatch(args)
+	err := guard(args, func() error { return e.dispatch(args) })
 	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		printErr(stderr, err)
 	}

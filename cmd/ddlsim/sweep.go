@@ -41,6 +41,8 @@ column (docs/sweeps.md). Ctrl-C keeps the finished points; rerun with --resume.`
 		doPlot := fs.Bool("plot", false, "draw figures into <out>/plots")
 		doReport := fs.Bool("report", false, "write <out>/report.html (implies --plot)")
 		var sets []string
+		var mem int64
+		addMaxMemory(fs, &mem)
 		fs.Var(setList{&sets}, "set", "override a base scenario field for every run, `path=value` (repeatable)")
 		return func(e *env, pos []string) error {
 			sweep.Version = versionString()
@@ -63,6 +65,10 @@ column (docs/sweeps.md). Ctrl-C keeps the finished points; rerun with --resume.`
 			plan, base, err := sweep.PlanSpec(sp, sets)
 			if err != nil {
 				return &inputError{err}
+			}
+			printWarnings(stderr, plan.Warnings)
+			if err := admit(plan.Peak, min(max(*jobs, 1), len(plan.Points)*len(plan.Seeds)), mem); err != nil {
+				return err
 			}
 			if *out == "" {
 				name := strings.TrimSuffix(filepath.Base(pos[0]), filepath.Ext(pos[0]))

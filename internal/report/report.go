@@ -180,7 +180,7 @@ func Dir(dir string, command []string) (string, error) {
 	}
 	seeds := fmt.Sprint(man.Seeds)
 	pg.Config = append(pg.Config, Section{Title: "Spec (spec hash " + man.SpecHash + ", seeds " + seeds + ")", Text: man.Spec})
-	if b, err := os.ReadFile(man.Base); err == nil {
+	if b, err := config.ReadInput(man.Base); err == nil {
 		pg.Config = append(pg.Config, Section{Title: "Base scenario " + man.Base + " (config hash " + man.BaseHash + ")", Text: string(b)})
 	}
 	out := filepath.Join(dir, FileName)

@@ -43,8 +43,9 @@ func (b *Base) CheckPoints(sp *Spec, plan *Plan) error {
 		f.points = append(f.points, pt.ID)
 	}
 	for _, pt := range plan.Points {
-		_, err := b.Scenario(pt, plan.Seeds[0])
+		sc, err := b.Scenario(pt, plan.Seeds[0])
 		if err == nil {
+			plan.note(pt, sc)
 			continue
 		}
 		var ces config.Errors

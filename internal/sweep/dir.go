@@ -70,6 +70,12 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	tmp := f.Name()
+	// CreateTemp makes 0600; results are for everyone who can read the directory.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		os.Remove(tmp)

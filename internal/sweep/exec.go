@@ -73,11 +73,14 @@ func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 		delay, _ = time.ParseDuration(testRunDelay)
 	}
 	if err := os.MkdirAll(filepath.Join(opt.Dir, PointsDir), 0o755); err != nil {
-		return nil, err
+		return nil, &DirError{opt.Dir, err}
+	}
+	if err := probeWritable(filepath.Join(opt.Dir, PointsDir)); err != nil {
+		return nil, &DirError{opt.Dir, err}
 	}
 	done, err := donePoints(opt.Dir)
 	if err != nil {
-		return nil, err
+		return nil, &DirError{opt.Dir, err}
 	}
 	man := &Manifest{
 		SchemaVersion: SchemaVersion, Kind: plan.Kind, SpecHash: plan.SpecHash, Base: plan.Base,
@@ -87,19 +90,19 @@ func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 	if old, err := ReadManifest(opt.Dir); err == nil {
 		switch {
 		case !opt.Resume && len(done) > 0:
-			return nil, fmt.Errorf("%s already holds %d finished points: pass --resume to finish that sweep, or choose another --out", opt.Dir, len(done))
+			return nil, refused("%s already holds %d finished points: pass --resume to finish that sweep, or choose another --out", opt.Dir, len(done))
 		case opt.Resume && old.SpecHash != plan.SpecHash:
-			return nil, fmt.Errorf("--resume: %s was written by a different spec (hash %s, this one %s)", opt.Dir, old.SpecHash, plan.SpecHash)
+			return nil, refused("--resume: %s was written by a different spec (hash %s, this one %s)", opt.Dir, old.SpecHash, plan.SpecHash)
 		case opt.Resume && old.Shard.String() != opt.Shard.String():
-			return nil, fmt.Errorf("--resume: %s holds shard %s, this is shard %s", opt.Dir, old.Shard, opt.Shard)
+			return nil, refused("--resume: %s holds shard %s, this is shard %s", opt.Dir, old.Shard, opt.Shard)
 		}
 	} else if !os.IsNotExist(err) {
-		return nil, err
+		return nil, refused("%s: %v", opt.Dir, err)
 	} else if len(done) > 0 {
-		return nil, fmt.Errorf("%s holds point files but no %s", opt.Dir, ManifestFile)
+		return nil, refused("%s holds point files but no %s", opt.Dir, ManifestFile)
 	}
 	if err := writeManifest(opt.Dir, man); err != nil {
-		return nil, err
+		return nil, &DirError{opt.Dir, err}
 	}
 
 	rep := &Report{}
@@ -154,7 +157,7 @@ func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 				}
 				pt, seed := plan.Points[u.pi], plan.Seeds[u.si]
 				start := time.Now()
-				out, err := opt.Run(pt, seed)
+				out, err := safeRun(opt.Run, pt, seed)
 				if err != nil {
 					fail(fmt.Errorf("point %d %s seed %d: %w", pt.ID, paramString(pt.Params), seed, err))
 					continue
@@ -221,6 +224,18 @@ feed:
 	}
 	rep.Rows = flatten(all)
 	return rep, WriteCombined(opt.Dir, rep.Rows)
+}
+
+// probeWritable creates and removes a file in dir, so a directory that cannot take results is
+// reported before the first run rather than after it.
+func probeWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".tmp-probe-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 func writePoint(dir string, id int, rows []Row) error {

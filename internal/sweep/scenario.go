@@ -3,8 +3,8 @@ package sweep
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/ddlsim/ddlsim/model/config"
@@ -28,7 +28,7 @@ type Base struct {
 // LoadBase reads and validates a scenario file. sets are extra "path=value" overrides applied
 // to every run (the command line's --set).
 func LoadBase(path string, sets []string) (*Base, error) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,11 @@ func (b *Base) Scenario(pt Point, seed uint64) (*config.Scenario, error) {
 func (b *Base) Check(plan *Plan) error {
 	var msgs []string
 	for _, pt := range plan.Points {
-		if _, err := b.Scenario(pt, plan.Seeds[0]); err != nil {
+		sc, err := b.Scenario(pt, plan.Seeds[0])
+		if err == nil {
+			plan.note(pt, sc)
+		}
+		if err != nil {
 			msgs = append(msgs, fmt.Sprintf("point %d %s:\n    %s", pt.ID, paramString(pt.Params),
 				strings.ReplaceAll(err.Error(), "\n", "\n    ")))
 			if len(msgs) == 20 {
@@ -68,9 +72,47 @@ func (b *Base) Check(plan *Plan) error {
 	return nil
 }
 
-// RunFunc returns the RunFunc that simulates the base scenario at a point.
+// note records a checked point's estimate and warnings in the plan.
+func (plan *Plan) note(pt Point, sc *config.Scenario) {
+	if est := runner.EstimateRun(sc); est.Memory > plan.Peak.Memory {
+		plan.Peak, plan.PeakPoint = est, pt.ID
+	}
+	for _, w := range sc.Warnings {
+		dup := false
+		for _, have := range plan.Warnings {
+			dup = dup || have.Error() == w.Error()
+		}
+		if !dup {
+			plan.Warnings = append(plan.Warnings, w)
+		}
+	}
+}
+
+// ReproduceArgs is the `ddlsim run` command line that reruns one run of the sweep.
+func (b *Base) ReproduceArgs(pt Point, seed uint64) []string {
+	args := []string{"ddlsim", "run", "--seed", fmt.Sprint(seed)}
+	for _, s := range b.Sets {
+		args = append(args, "--set", s)
+	}
+	for _, p := range pt.Params {
+		args = append(args, "--set", p.Path+"="+p.Value)
+	}
+	return append(args, b.Path)
+}
+
+// RunFunc returns the RunFunc that simulates the base scenario at a point. An internal
+// failure comes back as a *runner.PanicError carrying the command that reproduces it.
 func (b *Base) RunFunc() RunFunc {
-	return func(pt Point, seed uint64) (*Outcome, error) {
+	return func(pt Point, seed uint64) (out *Outcome, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = runner.NewPanicError(r, debug.Stack())
+			}
+			var pe *runner.PanicError
+			if errors.As(err, &pe) {
+				pe.Seed, pe.Reproduce = seed, b.ReproduceArgs(pt, seed)
+			}
+		}()
 		sc, err := b.Scenario(pt, seed)
 		if err != nil {
 			return nil, err
@@ -114,6 +156,9 @@ func PlanSpec(sp *Spec, sets []string) (*Plan, *Base, error) {
 func PlanCompare(base *Base, policies []string, n int, first *uint64) (*Plan, error) {
 	if len(policies) == 0 {
 		return nil, errors.New("--policies: name at least one policy")
+	}
+	if err := checkSize(int64(len(policies)), int64(n)); err != nil {
+		return nil, fmt.Errorf("--policies × --seeds: %w", err)
 	}
 	var pts []Point
 	var quoted []string

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/runner"
 )
 
 // Param is one assignment of a point: a scenario field path and the value (YAML text) given
@@ -115,7 +115,7 @@ func (p *problems) err() error {
 // LoadSpec reads and checks a sweep spec file. Every problem is reported at once, each with
 // the file, line and field.
 func LoadSpec(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -127,13 +127,14 @@ func ParseSpec(file string, data []byte) (*Spec, error) {
 	pr := &problems{file: file, pos: map[Param][2]int{}, keys: map[string][2]int{}}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %v", file, err)
+		return nil, config.Errors{config.SyntaxError(file, err)}
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s:1: a sweep spec is a mapping with base, seeds and axes", file)
 	}
 	root := doc.Content[0]
 	sp := &Spec{File: file, Seeds: 1, Text: data, valuePos: pr.pos, pathPos: pr.keys}
+	seedsLine := 0
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -152,10 +153,11 @@ func ParseSpec(file string, data []byte) (*Spec, error) {
 		case "seeds":
 			n, err := strconv.Atoi(v.Value)
 			if v.Kind != yaml.ScalarNode || err != nil || n < 1 {
-				pr.addf(v.Line, "seeds: expected a positive integer (runs per point), got %q", v.Value)
+				pr.addf(v.Line, "seeds: expected a positive integer (runs per point), got %q", config.Excerpt(v.Value, 40))
 				continue
 			}
 			sp.Seeds = n
+			seedsLine = v.Line
 		case "seed":
 			n, err := strconv.ParseUint(v.Value, 10, 64)
 			if v.Kind != yaml.ScalarNode || err != nil {
@@ -191,6 +193,17 @@ func ParseSpec(file string, data []byte) (*Spec, error) {
 			}
 			owner[path] = bi
 		}
+	}
+	// The plan's size is judged before anything is enumerated: a grid of 10^9 points or 10^9
+	// seeds would otherwise allocate until the process dies.
+	if n := pointCount(sp.Blocks); n > config.LimitSweepPoints.Max {
+		pr.addf(sp.axesLine, "axes: %v", checkSize(n, int64(sp.Seeds)))
+	} else if err := checkSize(n, int64(sp.Seeds)); err != nil {
+		line := seedsLine
+		if line == 0 {
+			line = sp.axesLine
+		}
+		pr.addf(line, "seeds: %v", err)
 	}
 	if err := pr.err(); err != nil {
 		return nil, err
@@ -396,6 +409,12 @@ type Plan struct {
 	Seeds    []uint64
 	SpecText string // the spec file, or a synthesized spec for compare
 	SpecHash string
+
+	// Filled in when every point is checked (Check, CheckPoints): the largest memory
+	// estimate of one run and the point it belongs to, and the points' warnings, each once.
+	Peak      runner.Estimate
+	PeakPoint int
+	Warnings  []*config.FieldError
 }
 
 // NewPlan fixes the points and seeds and computes the spec hash. baseHash identifies the base

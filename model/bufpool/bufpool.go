@@ -77,6 +77,10 @@ type Stats struct {
 	NotMadeYoung uint64 // n_pages_not_made_young (old pages touched within old_blocks_time)
 	Evicted      uint64 // removals that ticked freed_page_clock
 	Compactions  uint64 // flush-list sequence renumberings
+	// Added and Removed count pages placed in and removed from the pool (AddToLRU,
+	// Remove): Added − Removed is the LRU length at every moment (page conservation, which
+	// the simulation fuzzer asserts).
+	Added, Removed uint64
 }
 
 // Instance is one buffer-pool instance: frames, free list, LRU with midpoint insertion,
@@ -339,6 +343,7 @@ func (in *Instance) AddToLRU(f FrameID, p PageID, old bool) {
 	in.hashInsert(f)
 	in.lruAddLow(f, old)
 	in.spaceAdd(f)
+	in.Stats.Added++
 }
 
 // Remove frees f: flush list (if dirty), page hash, LRU, space membership, then the free
@@ -354,6 +359,7 @@ func (in *Instance) Remove(f FrameID, tick bool) {
 	in.hashDelete(f)
 	in.lruRemove(f)
 	in.spaceRemove(f)
+	in.Stats.Removed++
 	if tick {
 		in.freedClock++
 		in.Stats.Evicted++

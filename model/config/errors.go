@@ -21,7 +21,12 @@ type FieldError struct {
 	Msg   string // what was expected
 }
 
-func (e *FieldError) Error() string {
+func (e *FieldError) Error() string { return e.format("", "bad value ") }
+
+// Warning formats e as a warning: FILE:LINE:COL: warning: PATH: "value": message.
+func (e *FieldError) Warning() string { return e.format("warning: ", "") }
+
+func (e *FieldError) format(kind, valuePrefix string) string {
 	var b strings.Builder
 	if e.File != "" {
 		b.WriteString(e.File)
@@ -33,6 +38,7 @@ func (e *FieldError) Error() string {
 		}
 		b.WriteString(": ")
 	}
+	b.WriteString(kind)
 	// Path, value and message can carry foreign text (a key, a value, a line of a file that
 	// is not a scenario): each is cut to a short excerpt.
 	if e.Path != "" {
@@ -41,9 +47,9 @@ func (e *FieldError) Error() string {
 	}
 	if e.Value != "" {
 		if v := cut(e.Value, excerptValue); v != e.Value {
-			fmt.Fprintf(&b, "bad value %q (%d bytes): ", v+"…", len(e.Value))
+			fmt.Fprintf(&b, "%s%q (%d bytes): ", valuePrefix, v+"…", len(e.Value))
 		} else {
-			fmt.Fprintf(&b, "bad value %q: ", e.Value)
+			fmt.Fprintf(&b, "%s%q: ", valuePrefix, e.Value)
 		}
 	}
 	b.WriteString(Excerpt(e.Msg, excerptMsg))

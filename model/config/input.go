@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -21,7 +22,14 @@ const MaxInputSize = 1 << 20
 // ReadInput reads a user-named input file: it must be a regular file (symlinks to one are
 // followed) of at most MaxInputSize bytes. Errors are *os.PathError, like os.ReadFile's.
 func ReadInput(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	// Stat before opening: opening a FIFO blocks until a writer appears. O_NONBLOCK covers
+	// a path swapped for one in between (it does nothing to a regular file).
+	if fi, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s): expected a YAML file", fileKind(fi.Mode()))}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -338,6 +338,13 @@ func limitChecks(sc *Scenario) []verr {
 		}
 	}
 
+	// A client whose statement takes no simulated time — no round trip, no statement CPU —
+	// would loop forever at one instant: the run would never end.
+	if len(sc.Workload) > 0 && hw.ClientRTT == 0 && hw.Costs.Statement == 0 {
+		add("hardware.costs.statement", "a statement takes no simulated time when both client_rtt and costs.statement are 0: a closed-loop client would loop forever at one instant; give either a positive value (8c-64g: client_rtt 150us, statement 96us)",
+			"hardware.client_rtt")
+	}
+
 	costs := reflect.ValueOf(hw.Costs)
 	for _, name := range fieldsOf(costs.Type()).names {
 		f, _ := field(costs, name)

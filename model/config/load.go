@@ -132,18 +132,23 @@ func (l *loader) given(path string) bool {
 
 var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// parse turns a file into its root node; syntax errors become a FieldError with the line
-// yaml.v3 reports (it gives no column).
+// SyntaxError is a yaml.v3 parse error of file as a FieldError with the line yaml.v3
+// reports (it gives no column).
+func SyntaxError(file string, err error) *FieldError {
+	fe := &FieldError{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
+		fe.Line, _ = strconv.Atoi(m[1])
+		fe.Msg = m[2]
+	}
+	fe.Msg = "YAML syntax: " + fe.Msg
+	return fe
+}
+
+// parse turns a file into its root node; syntax errors become a FieldError.
 func (l *loader) parse(file string, data []byte) (*yaml.Node, bool) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		fe := &FieldError{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
-		if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
-			fe.Line, _ = strconv.Atoi(m[1])
-			fe.Msg = m[2]
-		}
-		fe.Msg = "YAML syntax: " + fe.Msg
-		l.errs = append(l.errs, fe)
+		l.errs = append(l.errs, SyntaxError(file, err))
 		return nil, false
 	}
 	if root.Kind == 0 || (root.Kind == yaml.DocumentNode && len(root.Content) == 0) {

@@ -184,7 +184,7 @@ func show(v reflect.Value, x float64) string {
 	case durationType:
 		return Duration(x).String()
 	}
-	return strconv.FormatFloat(x, 'g', -1, 64)
+	return strconv.FormatFloat(x, 'f', -1, 64) // plain notation: 1048576, not 1.048576e+06
 }
 
 func atLeast[T ~int64 | ~int | ~float64](lo T, want string) check {

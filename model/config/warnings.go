@@ -1,6 +1,10 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
 
 // Warnings are settings that are legal but almost certainly not what the user meant: a disk
 // slower than a floppy, a DDL repeated a thousand times a second, a statement on a table an
@@ -28,15 +32,15 @@ func warnChecks(sc *Scenario) []verr {
 	}{{"data", &hw.Storage.Data}, {"log", &hw.Storage.Log}, {"temp", &hw.Storage.Temp}} {
 		if bw := d.dev.Bandwidth; bw > 0 && bw < WarnBandwidth {
 			add("hardware.storage."+d.name+".bandwidth", fmt.Sprintf(
-				"%s per second is under 1 MB/s: one 16 KiB page takes %.2g s to transfer. A bare number is bytes per second; did you mean %sMB?",
-				bw, float64(16*KiB)/float64(bw), fmt.Sprint(int64(bw))))
+				"%s bytes per second is under 1 MB/s: one 16 KiB page takes %.2g s to transfer. A bare number is bytes per second; did you mean %dMB?",
+				groupDigits(int64(bw)), float64(16*KiB)/float64(bw), int64(bw)))
 		}
 	}
 	for i, e := range sc.Schedule {
 		if e.Every > 0 && e.Every < WarnEvery {
 			add(fmt.Sprintf("schedule[%d].every", i), fmt.Sprintf(
 				"%s between statements is under 1ms: the DDL starts again as soon as it ends, %s times over the run. Did you mean %ss?",
-				e.Every, groupDigits(repetitions(e, sc.Duration)), fmt.Sprint(int64(e.Every))))
+				e.Every, groupDigits(repetitions(e, sc.Duration)), strings.TrimRightFunc(e.Every.String(), unicode.IsLetter)))
 		}
 	}
 	// A statement on a table that an earlier statement dropped: the model re-creates a

@@ -53,27 +53,27 @@ const (
 // dir is replaced (moved aside, new one renamed in, old one removed); an existing directory
 // that is not a result, or a file, is an error. On any failure no dir that looks complete is
 // left behind, and the temporary directory is removed.
-func WriteDir(dir string, b Bundle) (err error) {
-	dir = filepath.Clean(dir)
-	parent, base := filepath.Split(dir)
-	if parent == "" {
-		parent = "."
-	}
-	if err := checkReplaceable(dir); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, base+".tmp-")
+func WriteDir(dir string, b Bundle) error {
+	st, err := Stage(dir)
 	if err != nil {
 		return err
 	}
+	return st.Write(b)
+}
+
+// Write writes the bundle into the staging directory and renames it into place (see
+// WriteDir). On failure the staging directory is removed.
+func (st *Staging) Write(b Bundle) (err error) {
+	dir, tmp := st.dir, st.tmp
+	parent := filepath.Dir(dir)
 	defer func() {
 		if err != nil {
-			os.RemoveAll(tmp)
+			st.Abort()
 		}
 	}()
+	if err := checkReplaceable(dir); err != nil {
+		return err
+	}
 
 	files := []struct {
 		name string
@@ -104,6 +104,11 @@ func WriteDir(dir string, b Bundle) (err error) {
 			return err
 		}
 	}
+	// The owner mark goes last: unmarked, a staging directory left by a kill here is stale
+	// a minute later.
+	if err := os.Remove(filepath.Join(tmp, stagingMark)); err != nil {
+		return err
+	}
 	if err := syncDir(tmp); err != nil {
 		return err
 	}
@@ -126,6 +131,7 @@ func WriteDir(dir string, b Bundle) (err error) {
 		}
 		return err
 	}
+	st.tmp = ""
 	if old != "" {
 		os.RemoveAll(old)
 	}

@@ -24,6 +24,7 @@ type Model struct {
 	Warm, End sim.Time
 
 	started  bool
+	begun    int // DDL statements started
 	running  []workload.Running
 	ddls     []ddl.Result  // finished statements
 	inflight []*ddl.Result // begun, not done, in start order
@@ -88,6 +89,7 @@ func (m *Model) Start() error {
 	for _, ev := range m.Scenario.Schedule {
 		ev.At += config.Duration(m.Warm)
 		ddl.Schedule(srv, ev, func(r *ddl.Result) {
+			m.begun++
 			m.inflight = append(m.inflight, r)
 		}, func(r ddl.Result) {
 			for i, p := range m.inflight {
@@ -101,6 +103,10 @@ func (m *Model) Start() error {
 	}
 	return nil
 }
+
+// DDLsBegun is the number of scheduled statements that have started: each is either
+// finished or still running, so it equals len(DDLs()).
+func (m *Model) DDLsBegun() int { return m.begun }
 
 // DDLRunning reports whether a scheduled statement is running.
 func (m *Model) DDLRunning() bool { return len(m.inflight) > 0 }

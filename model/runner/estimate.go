@@ -121,7 +121,7 @@ func EstimateRun(sc *config.Scenario) Estimate {
 
 // String is the estimate as `ddlsim check` prints it.
 func (e Estimate) String() string {
-	return fmt.Sprintf("memory ≈ %s, ≈ %s statements, ≈ %s events (≈ %s of CPU at the 4 M events/s of docs/performance.md)",
+	return fmt.Sprintf("memory ≈ %s, ≈ %s statements, ≈ %s events (%s of simulator CPU at 4 M events/s)",
 		config.FormatBytes(float64(e.Memory)), compact(e.Statements), compact(e.Events), wall(e.Events/4e6))
 }
 
@@ -156,6 +156,8 @@ func wall(s float64) string {
 	switch {
 	case s < 1:
 		return "under a second"
+	case s < 10:
+		return fmt.Sprintf("%.1f s", s)
 	case s < 120:
 		return fmt.Sprintf("%.0f s", s)
 	case s < 7200:

@@ -29,7 +29,7 @@ func (e *PanicError) Error() string {
 	if e.Proc != "" {
 		where = " in simulated thread " + e.Proc
 	}
-	return fmt.Sprintf("internal error (a bug in ddlsim, not in the scenario)%s at simulated time %s: %v", where, e.SimTime, e.Value)
+	return fmt.Sprintf("internal error (a bug in ddlsim, not in the scenario)%s at simulated time %s: %v", where, config.Duration(e.SimTime), e.Value)
 }
 
 // Unwrap exposes an error panic value.

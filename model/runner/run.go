@@ -25,6 +25,13 @@ var Columns = []string{
 	"made_young_s", "single_page_flushes_s", "free_waits_s", "runnable", "temp_sessions_closing",
 }
 
+// Test hooks: sampleHook is called after every report sample, trimHook with the latencies
+// kept before each warm-up trim.
+var (
+	sampleHook func(*Model)
+	trimHook   func(kept int)
+)
+
 func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 	var m *Model
 	defer recoverRun(sc, &m, &err, &res)
@@ -56,6 +63,9 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 	next := warm + interval
 	sample = func() {
 		rec.sample()
+		if sampleHook != nil {
+			sampleHook(m)
+		}
 		if next += interval; next <= end {
 			s.At(next, sample)
 		}
@@ -67,6 +77,9 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 	// so they are dropped every simulated second instead of piling up until warm.
 	var trim func()
 	trim = func() {
+		if trimHook != nil {
+			trimHook(len(srv.Lat))
+		}
 		srv.Lat = srv.Lat[:0]
 		if t := s.Now() + sim.Second; t < warm {
 			s.At(t, trim)
@@ -92,6 +105,9 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 	}
 	for _, d := range m.DDLs() {
 		res.DDL = append(res.DDL, ddlResult(d, warm, interval, &res.Series))
+	}
+	if opt.Inspect != nil {
+		opt.Inspect(m)
 	}
 	m.Close()
 	return res, nil

@@ -14,6 +14,9 @@ type Options struct {
 	// Interval, if set, is called at the end of each report interval with the new row
 	// (for the console's sysbench-style lines).
 	Interval func(s *metrics.Series, row []float64)
+	// Inspect, if set, is called with the model when the run has ended, before it is
+	// closed (the simulation fuzzer checks conservation there).
+	Inspect func(m *Model)
 }
 
 // Result is everything one run measured.

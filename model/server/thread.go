@@ -225,6 +225,10 @@ func (t *Thread) NewPage(pid schema.PageID) {
 			return
 		}
 		if f != bufpool.Nil {
+			if in.BP.FixCount(f) > 0 || in.BP.IOFix(f) != bufpool.IONone {
+				t.Sleep(20 * sim.Microsecond) // a stale page someone still holds: wait, look again
+				continue
+			}
 			t.freeStale(in, f)
 			continue
 		}
@@ -295,10 +299,12 @@ func (t *Thread) insertDirty(in *Instance, f bufpool.FrameID) {
 // ~2-4 KB/transaction for oltp_read_write's four writes plus undo).
 const redoPerPage = 250
 
-// freeStale frees a stale frame (lazy drop) under the LRU mutex.
+// freeStale frees a stale frame (lazy drop) under the LRU mutex, unless it is io-fixed or
+// buffer-fixed by then: buf_LRU_free_page refuses a page that cannot be relocated
+// (buf_page_can_relocate), so a thread still holding the page keeps it until it lets go.
 func (t *Thread) freeStale(in *Instance, f bufpool.FrameID) {
 	t.Lock(in.LRU)
-	if in.BP.InLRU(f) && t.S.policy.Stale(in, f) && in.BP.IOFix(f) == bufpool.IONone {
+	if in.BP.InLRU(f) && t.S.policy.Stale(in, f) && in.BP.IOFix(f) == bufpool.IONone && in.BP.FixCount(f) == 0 {
 		if in.BP.IsDirty(f) {
 			t.Lock(in.Flush)
 			in.BP.MarkClean(f)

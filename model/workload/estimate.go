@@ -65,10 +65,11 @@ func active(sc *config.Scenario, start, stop config.Duration, warmupToo bool) fl
 }
 
 // perStatement is a closed-loop client's time per statement when nothing waits: its round
-// trip plus the fixed statement CPU.
+// trip, the fixed statement CPU and at least one row on one cached page.
 func perStatement(sc *config.Scenario) float64 {
 	hw := &sc.HardwareProfile
-	return max((hw.ClientRTT + hw.Costs.Statement).Seconds(), 1e-9)
+	c := &hw.Costs
+	return max((hw.ClientRTT + c.Statement + c.Row + c.PageHit).Seconds(), 1e-9)
 }
 
 // commitWait is a committer's wait for the redo log when every commit syncs it
