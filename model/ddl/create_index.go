@@ -69,7 +69,10 @@ func (o *CreateIndex) Run(x *Exec) {
 	obs := srv.NewObserver()
 	p := newPool(srv, tab, idx, dst, obs, o.OneAtATime)
 	t.Pay()
-	writes0 := srv.SpaceWrites(tab.Space)
+	// The row log is the DML on this tablespace from here on: its id is kept, because a
+	// statement that overlaps this one may re-create the table (*tab) meanwhile.
+	space := tab.Space
+	writes0 := srv.SpaceWrites(space)
 	spec := buildSpec(srv, tab, idx)
 	spec.Engine, spec.OneAtATime = o.Engine, o.OneAtATime
 	b := indexbuild.Build(t.P, p.env(srv), spec)
@@ -81,7 +84,7 @@ func (o *CreateIndex) Run(x *Exec) {
 	for i := range dst {
 		x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, server.OpObserverFlush) })
 		x.Phase("row_log_apply", func() server.ScanStats {
-			rowLogApply(t, dst[i], srv.SpaceWrites(tab.Space)-writes0)
+			rowLogApply(t, dst[i], srv.SpaceWrites(space)-writes0)
 			return server.ScanStats{}
 		})
 	}

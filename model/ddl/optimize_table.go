@@ -41,7 +41,10 @@ func (o *OptimizeTable) Run(x *Exec) {
 	obs := srv.NewObserver()
 	p := newPool(srv, tab, idx, dst, obs, false)
 	t.Pay()
-	writes0 := srv.SpaceWrites(tab.Space)
+	// The row log is the DML on this tablespace from here on: its id is kept, because a
+	// statement that overlaps this one may re-create the table (*tab) meanwhile.
+	space := tab.Space
+	writes0 := srv.SpaceWrites(space)
 	spec := buildSpec(srv, tab, idx)
 	spec.Rebuild = true // the primary key is unchanged: no sort for the clustered index
 	b := indexbuild.Build(t.P, p.env(srv), spec)
@@ -52,7 +55,7 @@ func (o *OptimizeTable) Run(x *Exec) {
 	}
 	x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, nsp, obs, server.OpObserverFlush) })
 	x.Phase("row_log_apply", func() server.ScanStats {
-		rowLogApply(t, nt.Primary, srv.SpaceWrites(tab.Space)-writes0)
+		rowLogApply(t, nt.Primary, srv.SpaceWrites(space)-writes0)
 		return server.ScanStats{}
 	})
 	// Swap the tables, then drop the old tablespace.
