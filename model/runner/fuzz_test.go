@@ -134,7 +134,7 @@ func fuzzScenario(b []byte) string {
 	}
 
 	pageKiB := []int{4, 8, 16, 32, 64}[c.n(5)]
-	pool := (16 + c.n(240)) << 20
+	pool := (8 + c.n(56)) << 20 // small: -tags invariants checks the whole pool after every policy call
 	w("mysql:\n  version: %q\n  innodb_page_size: %dKiB\n  innodb_buffer_pool_size: %d\n  innodb_buffer_pool_instances: %d\n",
 		c.pick("8.0.18", "8.0.23", "8.0.27", "8.0.30", "5.7.30"), pageKiB, pool, 1+c.n(8))
 	w("  innodb_old_blocks_pct: %d\n  innodb_old_blocks_time: %dms\n  innodb_page_cleaners: %d\n", 5+c.n(91), c.n(3)*500, 1+c.n(4))
