@@ -33,7 +33,6 @@ const (
 // release before the lazy-drop rework of 8.0.23, i.e. the behaviour the seed figures show.
 const DefaultVersion = "8.0.18"
 
-
 // ApplyDefaults fills every field left at its zero value. Loading calls it with knowledge of
 // which fields were written (so an explicit 0 stays 0 and validation can reject it); called
 // directly, it treats zero as absent.

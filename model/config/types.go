@@ -119,14 +119,14 @@ type Costs struct {
 	AHINode Duration `yaml:"ahi_node"`
 	// BlockScan is reading one control block in a sequential pass over a chunk's blocks (not
 	// a list walk: the blocks are contiguous): Percona's lazy-drop AHI pass.
-	BlockScan Duration `yaml:"block_scan"`
-	PageFree      Duration `yaml:"page_free"`      // removing one page from LRU/hash/flush list and freeing it
-	PageFlushCPU  Duration `yaml:"page_flush_cpu"` // CPU to prepare one page write (checksum, doublewrite copy)
-	SortRow       Duration `yaml:"sort_row"`       // one row through the DDL sort (key extract + compare share)
-	MergeRow      Duration `yaml:"merge_row"`      // one row through one merge pass
-	LoadRow       Duration `yaml:"load_row"`       // one row appended by the bulk loader
-	Connect       Duration `yaml:"connect"`        // server-side CPU of connect + auth + disconnect
-	TempTableRow  Duration `yaml:"temp_table_row"` // one row into an internal temp table
+	BlockScan    Duration `yaml:"block_scan"`
+	PageFree     Duration `yaml:"page_free"`      // removing one page from LRU/hash/flush list and freeing it
+	PageFlushCPU Duration `yaml:"page_flush_cpu"` // CPU to prepare one page write (checksum, doublewrite copy)
+	SortRow      Duration `yaml:"sort_row"`       // one row through the DDL sort (key extract + compare share)
+	MergeRow     Duration `yaml:"merge_row"`      // one row through one merge pass
+	LoadRow      Duration `yaml:"load_row"`       // one row appended by the bulk loader
+	Connect      Duration `yaml:"connect"`        // server-side CPU of connect + auth + disconnect
+	TempTableRow Duration `yaml:"temp_table_row"` // one row into an internal temp table
 	// PageCacheCopy is the CPU to copy one 4 KiB page between the OS page cache and a user
 	// buffer (pread/pwrite of a buffered file: the index build's sort files).
 	PageCacheCopy Duration `yaml:"page_cache_copy,omitempty"`
@@ -157,7 +157,7 @@ type MySQL struct {
 	AdaptiveHashIndexParts int `yaml:"innodb_adaptive_hash_index_parts"`
 	// LockWaitTimeout is lock_wait_timeout: how long a statement waits for a metadata lock
 	// before ER_LOCK_WAIT_TIMEOUT.
-	LockWaitTimeout Duration `yaml:"lock_wait_timeout"`
+	LockWaitTimeout     Duration `yaml:"lock_wait_timeout"`
 	Doublewrite         *bool    `yaml:"innodb_doublewrite"`
 	LogFileSize         Size     `yaml:"innodb_log_file_size"`
 	LogFilesInGroup     int      `yaml:"innodb_log_files_in_group"`
