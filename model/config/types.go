@@ -189,11 +189,11 @@ type PolicySpec struct {
 
 // Table is one group of tables in the data set.
 type Table struct {
-	Name    string `yaml:"name"`
-	Kind    string `yaml:"kind"`   // sysbench (default) | tpcc | insert_benchmark
-	Tables  int    `yaml:"tables"` // number of tables in the group (sbtest1..N)
-	Rows    Count  `yaml:"rows"`   // rows per table; or Size
-	Size    Size   `yaml:"size"`   // on-disk size per table; rows derived from the row size
+	Name   string `yaml:"name"`
+	Kind   string `yaml:"kind"`   // sysbench (default) | tpcc | insert_benchmark
+	Tables int    `yaml:"tables"` // number of tables in the group (sbtest1..N)
+	Rows   Count  `yaml:"rows"`   // rows per table; or Size
+	Size   Size   `yaml:"size"`   // on-disk size per table; rows derived from the row size
 	// RowSize is the column bytes of one row (sysbench: 188, for id, k, c, pad; the record
 	// header and the system columns come on top): with rows, it sets the table's size; with
 	// size, how many rows fill it. 0 = the kind's own row.

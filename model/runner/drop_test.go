@@ -380,4 +380,3 @@ schedule:
 		t.Errorf("%d of 1000 drops done; last %+v", ok, r.DDL[len(r.DDL)-1])
 	}
 }
-

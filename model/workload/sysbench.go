@@ -74,9 +74,9 @@ type client struct {
 	path    []schema.PageID
 	undo    schema.PageID
 	undoUse int
-	next    sim.Time // open loop: the next arrival
-	gap     float64  // open loop: mean inter-arrival ns (0 = closed loop)
-	deal    int      // tpcc: where in the transaction deck this client starts
+	next    sim.Time  // open loop: the next arrival
+	gap     float64   // open loop: mean inter-arrival ns (0 = closed loop)
+	deal    int       // tpcc: where in the transaction deck this client starts
 	held    []heldMDL // metadata locks of the current transaction
 	err     int       // the SQL error that ended the last attempt
 }
