@@ -114,6 +114,8 @@ type Stats struct {
 	// AHIBuilt and AHIPagesDropped count pages whose adaptive-hash entries were built or
 	// dropped.
 	AHIBuilt, AHIPagesDropped uint64
+	// AHIReadWaitNs is the time searches waited for an AHI partition held in X.
+	AHIReadWaitNs uint64
 	// MDLWaits counts metadata-lock requests that had to wait, MDLWaitNs their total wait,
 	// MDLTimeouts those that gave up at lock_wait_timeout.
 	MDLWaits, MDLWaitNs, MDLTimeouts, MDLDeadlocks uint64
