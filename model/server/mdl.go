@@ -150,6 +150,13 @@ func (t *Thread) AcquireMDL(tab *schema.Table, have, want MDL, dml bool) MDLResu
 		l.move(have, want)
 		return MDLGranted
 	}
+	// Pay before queueing: paying may wait for a core, and nothing may wake the thread between
+	// joining the queue and parking. Then look again: the lock may have changed meanwhile.
+	t.Pay()
+	if l.grantable(want, have, l.waitingBits()) {
+		l.move(have, want)
+		return MDLGranted
+	}
 	if dml && have != MDLNone && l.grantable(want, have, 0) && l.waitsFor(want, have) {
 		s.Stats.MDLDeadlocks++
 		return MDLDeadlock
@@ -157,7 +164,6 @@ func (t *Thread) AcquireMDL(tab *schema.Table, have, want MDL, dml bool) MDLResu
 	w := &mdlWait{t: t, want: want, have: have}
 	l.waiting = append(l.waiting, w)
 	s.Stats.MDLWaits++
-	t.Pay()
 	if to := sim.Time(s.Sc.MySQL.LockWaitTimeout); to > 0 {
 		w.timed = true
 		w.timer = s.Sim.After(to, func() {
