@@ -119,8 +119,12 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 	fmt.Fprintf(w, "ddlsim %s seed=%d config=%s\n", versionString(), sc.Seed, hash)
 	fmt.Fprintf(w, "reproduce: %s\n", reproduceCommand(path, sets, sc.Seed))
 	hw, m := sc.HardwareProfile, sc.MySQL
-	fmt.Fprintf(w, "scenario: %s  policy: %s  hardware: %s (%d cores, %s)  pool: %s x %d  warmup: %s  duration: %s\n\n",
+	fmt.Fprintf(w, "scenario: %s  policy: %s  hardware: %s (%d cores, %s)  pool: %s x %d  warmup: %s  duration: %s\n",
 		sc.Name, sc.Policy, hw.Name, hw.Cores, hw.Memory, m.BufferPoolSize, m.BufferPoolInstances, sc.Warmup, sc.Duration)
+	if sc.Description != "" {
+		fmt.Fprintf(w, "description: %s\n", sc.Description)
+	}
+	fmt.Fprintln(w)
 
 	var opt runner.Options
 	bar := newProgress(e)

@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"reflect"
+
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // crossChecks are the judgements that involve more than one field: references between
@@ -21,6 +23,9 @@ func crossChecks(sc *Scenario) []verr {
 		if hw.Memory > 0 && m.BufferPoolSize > hw.Memory {
 			add("mysql.innodb_buffer_pool_size", fmt.Sprintf("expected at most hardware.memory (%s)", hw.Memory), "hardware.memory", "hardware")
 		}
+	}
+	if v, err := version.Parse(m.Version); err == nil && v.Flavor != version.MariaDB && m.LogFilesInGroup == 1 {
+		add("mysql.innodb_log_files_in_group", "expected a value from 2 to 100 (one redo file is MariaDB 10.5+ only)")
 	}
 	if m.IOCapacityMax < m.IOCapacity {
 		add("mysql.innodb_io_capacity_max", fmt.Sprintf("expected at least innodb_io_capacity (%d)", m.IOCapacity), "mysql.innodb_io_capacity")
@@ -55,6 +60,9 @@ func crossChecks(sc *Scenario) []verr {
 			if t.Rows != 0 || t.Size != 0 {
 				add(p, "a tpcc group is sized by warehouses, not rows or size")
 			}
+			if t.RowSize != 0 {
+				add(p+".row_size", "tpcc tables have their own row sizes (tpcc-mysql's schema); row_size is for sysbench and insert_benchmark groups")
+			}
 		default:
 			if (t.Rows > 0) == (t.Size > 0) {
 				add(p, "expected exactly one of rows or size", p+".rows", p+".size")
@@ -64,18 +72,6 @@ func crossChecks(sc *Scenario) []verr {
 			}
 		}
 	}
-	ref := func(path, name, kind string) {
-		t, ok := groups[name]
-		switch {
-		case name == "":
-			return // reported by the per-field rule
-		case !ok:
-			add(path, fmt.Sprintf("no data group named %q (data names: %s)", name, groupNames(sc)))
-		case kind != "" && t.Kind != kind:
-			add(path, fmt.Sprintf("data group %q is %s, expected a %s group", name, t.Kind, kind))
-		}
-	}
-
 	for i, e := range sc.Schedule {
 		p := fmt.Sprintf("schedule[%d]", i)
 		if sc.Duration > 0 && e.At >= sc.Duration {
@@ -90,9 +86,11 @@ func crossChecks(sc *Scenario) []verr {
 				add(p+".table", e.DDL+" takes no table")
 			}
 		case e.Table == "":
-			add(p+".table", "missing: expected the name of a data group")
+			add(p+".table", "missing: expected a table, a data group or group[N]")
 		default:
-			ref(p+".table", e.Table, "")
+			if msg := checkTableRef(sc, e.Table, e.Each); msg != "" {
+				add(p+".table", msg)
+			}
 		}
 		if e.Count > 0 && e.Every == 0 {
 			add(p+".count", "count repeats a DDL and needs every")

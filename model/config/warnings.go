@@ -43,25 +43,68 @@ func warnChecks(sc *Scenario) []verr {
 				e.Every, groupDigits(repetitions(e, sc.Duration)), strings.TrimRightFunc(e.Every.String(), unicode.IsLetter)))
 		}
 	}
-	// A statement on a table that an earlier statement dropped: the model re-creates a
-	// dropped table empty (DROP then CREATE, so the load goes on), but in MySQL the later
-	// statement would fail, and either way it works on an empty table.
-	for j, e := range sc.Schedule {
-		if e.Table == "" {
-			continue
+	// A statement on a table an earlier statement removed (DROP TABLE, DISCARD TABLESPACE)
+	// fails, in MySQL and in the simulation: legal, but rarely what was meant.
+	removes := map[string]int{} // table name → the first schedule entry that removes it
+	first := func(name string, i int) {
+		if j, ok := removes[name]; !ok || sc.Schedule[i].At < sc.Schedule[j].At {
+			removes[name] = i
 		}
-		for i, d := range sc.Schedule {
-			k, ok := DDLKind(d.DDL)
-			if i == j || !ok || k.Drops == "" || d.Table != e.Table || d.At > e.At || (d.At == e.At && i > j) {
+	}
+	for i, d := range sc.Schedule {
+		if k, ok := DDLKind(d.DDL); ok && k.Drops != "" {
+			for _, name := range refTables(sc, d.Table, d.Each) {
+				first(name, i)
+			}
+			if d.Every > 0 && repetitions(d, sc.Duration) > 1 {
+				add(fmt.Sprintf("schedule[%d].every", i), fmt.Sprintf(
+					"%s repeats, but the table is gone after the first statement: every repetition fails (%s)", d.DDL, k.Drops))
+			}
+		}
+	}
+	for j, e := range sc.Schedule {
+		for _, name := range refTables(sc, e.Table, e.Each) {
+			i, ok := removes[name]
+			if !ok || i == j {
 				continue
 			}
+			d := sc.Schedule[i]
+			if d.At > e.At || (d.At == e.At && i > j) {
+				continue
+			}
+			k, _ := DDLKind(d.DDL)
 			add(fmt.Sprintf("schedule[%d].table", j), fmt.Sprintf(
-				"%s at %s is on %q, which schedule[%d] (%s at %s) drops before it: MySQL would refuse it (%s); the model re-creates the dropped table empty, so this statement works on an empty table",
-				e.DDL, e.At, e.Table, i, d.DDL, d.At, k.Drops))
+				"%s at %s is on %s, which schedule[%d] (%s at %s) removes before it: the statement fails (%s), in MySQL and in the simulation",
+				e.DDL, e.At, name, i, d.DDL, d.At, k.Drops))
 			break
 		}
 	}
 	return out
+}
+
+// refTables lists the tables a DDL's table reference names (checkTableRef has accepted it).
+func refTables(sc *Scenario, ref string, each bool) []string {
+	if ref == "" {
+		return nil
+	}
+	if g, n, ok := TableIndex(ref); ok {
+		for i := range sc.Data {
+			if names := TableNames(&sc.Data[i]); sc.Data[i].Name == g && n >= 1 && n <= len(names) {
+				return names[n-1 : n]
+			}
+		}
+		return nil
+	}
+	for i := range sc.Data {
+		if t := &sc.Data[i]; t.Name == ref {
+			names := TableNames(t)
+			if !each {
+				names = names[:1]
+			}
+			return names
+		}
+	}
+	return []string{ref}
 }
 
 // warnings places sc's warnings in the files, sorted like errors.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -100,12 +101,23 @@ func (c *choices) device(name string) string {
 		name, 1+c.n(32), c.dist(20e-6, 5e-3), c.dist(20e-6, 5e-3), c.dist(50e-6, 5e-3), bw)
 }
 
-var costNames = []string{"page_hit", "page_miss", "list_node", "row", "statement", "commit", "mutex_handoff",
-	"mutex_spin", "context_switch", "ahi_drop", "page_free", "page_flush_cpu", "sort_row", "merge_row",
-	"load_row", "connect", "temp_table_row", "page_cache_copy", "rebuild_row"}
+// profileCosts are the 8c-64g profile's costs, by YAML name, that the generator scales: read
+// from the shipped profile so the generator follows the schema.
+var profileCosts = func() (names []string, ns []float64) {
+	hw, err := config.LoadHardware("../../scenarios/profiles/8c-64g.yaml")
+	if err != nil {
+		panic(err)
+	}
+	v := reflect.ValueOf(hw.Costs)
+	for i := 0; i < v.NumField(); i++ {
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
+		names = append(names, name)
+		ns = append(ns, float64(v.Field(i).Int()))
+	}
+	return names, ns
+}
 
-// costs of the 8c-64g profile, ns, that the generator scales.
-var baseCosts = []float64{250, 3000, 160, 400, 96000, 10000, 4000, 225000, 3000, 2000, 300, 5000, 5, 25, 60, 150000, 300, 500, 3800}
+var costNames, baseCosts = profileCosts()
 
 // fuzzScenario renders the scenario the bytes choose.
 func fuzzScenario(b []byte) string {
@@ -126,7 +138,7 @@ func fuzzScenario(b []byte) string {
 	}
 	w("  costs:\n")
 	for i, name := range costNames {
-		v := baseCosts[i] * c.logUniform(0.25, 4)
+		v := max(baseCosts[i], 1) * c.logUniform(0.25, 4)
 		if c.n(16) == 0 && name != "statement" {
 			v = 0 // an explicit zero cost is legal
 		}
@@ -136,7 +148,13 @@ func fuzzScenario(b []byte) string {
 	pageKiB := []int{4, 8, 16, 32, 64}[c.n(5)]
 	pool := (8 + c.n(56)) << 20 // small: -tags invariants checks the whole pool after every policy call
 	w("mysql:\n  version: %q\n  innodb_page_size: %dKiB\n  innodb_buffer_pool_size: %d\n  innodb_buffer_pool_instances: %d\n",
-		c.pick("8.0.18", "8.0.23", "8.0.27", "8.0.30", "5.7.30"), pageKiB, pool, 1+c.n(8))
+		c.pick("8.0.18", "8.0.23", "8.0.27", "8.0.30", "8.4.3", "5.7.30", "5.6.51", "5.5.40", "percona-5.5.40", "percona-5.7.30", "mariadb-10.11.6"), pageKiB, pool, 1+c.n(8))
+	if c.n(3) == 0 {
+		w("  innodb_adaptive_hash_index_parts: %d\n", 1+c.n(16))
+	}
+	if c.n(3) == 0 {
+		w("  lock_wait_timeout: %ds\n", 1+c.n(5))
+	}
 	w("  innodb_old_blocks_pct: %d\n  innodb_old_blocks_time: %dms\n  innodb_page_cleaners: %d\n", 5+c.n(91), c.n(3)*500, 1+c.n(4))
 	io := 100 + c.n(5000)
 	w("  innodb_io_capacity: %d\n  innodb_io_capacity_max: %d\n  innodb_lru_scan_depth: %d\n", io, io+c.n(5000), 100+c.n(2000))
@@ -148,13 +166,15 @@ func fuzzScenario(b []byte) string {
 	w("  innodb_ddl_threads: %d\n  innodb_ddl_buffer_size: %dKiB\n  innodb_parallel_read_threads: %d\n", 1+c.n(8), 64+c.n(8192), 1+c.n(8))
 	w("  alter_table_progress: %s\n", c.pick("on", "off"))
 
-	switch c.n(3) {
-	case 0:
+	switch pol := config.PolicyKinds()[c.n(len(config.PolicyKinds()))].Name; {
+	case c.n(4) == 0:
+		// the version's default policy
+	case pol == "fullscan":
 		w("policy: {name: fullscan, restart: %s, yield: %s}\n", c.pick("true", "false"), c.pick("true", "false"))
-	case 1:
-		w("policy: lazy\n")
-	default:
+	case pol == "indexed":
 		w("policy: {name: indexed, batch: %d}\n", 1+int(c.logUniform(1, 4096)))
+	default:
+		w("policy: %s\n", pol)
 	}
 
 	type group struct{ name, kind string }
@@ -171,7 +191,11 @@ func fuzzScenario(b []byte) string {
 		if c.n(4) == 0 {
 			size = fmt.Sprintf("size: %dMB", 1+c.n(200))
 		}
-		w("  - {name: %s, kind: %s, tables: %d, %s, secondary_indexes: %d}\n", g.name, g.kind, 1+c.n(4), size, c.n(3))
+		rowSize := ""
+		if c.n(4) == 0 {
+			rowSize = fmt.Sprintf(", row_size: %d", 4+int(c.logUniform(1, 4000)))
+		}
+		w("  - {name: %s, kind: %s, tables: %d, %s, secondary_indexes: %d%s}\n", g.name, g.kind, 1+c.n(4), size, c.n(3), rowSize)
 	}
 	w("warm: {fill: %.2f, dirty: %.2f}\n", float64(c.n(101))/100, float64(c.n(51))/100)
 	duration := 1
@@ -209,7 +233,17 @@ func fuzzScenario(b []byte) string {
 			k := kinds[c.n(len(kinds))]
 			w("  - {at: %dms, ddl: %s", c.n(duration*1000), k.Name)
 			if !k.NoTable {
-				w(", table: %s", groups[c.n(len(groups))].name)
+				g := groups[c.n(len(groups))]
+				switch {
+				case g.kind == "tpcc" && c.n(2) == 0:
+					w(", table: %s.%s", g.name, c.pick("stock", "customer", "order_line", "item"))
+				case g.kind != "tpcc" && c.n(3) == 0:
+					w(", table: \"%s[1]\"", g.name)
+				case c.n(4) == 0:
+					w(", table: %s, each: true", g.name)
+				default:
+					w(", table: %s", g.name)
+				}
 			}
 			if c.n(3) == 0 {
 				w(", every: %dms", 200+c.n(2000))
@@ -333,7 +367,7 @@ func TestFuzzScenariosRun(t *testing.T) {
 		data := []byte(fmt.Sprintf("%08x-%d-%s", i*2654435761, i, strings.Repeat("q", i%37)))
 		sc, err := config.LoadBytes("fuzz.yaml", []byte(fuzzScenario(data)), ".")
 		if err != nil {
-			if i < 5 {
+			if testing.Verbose() {
 				t.Logf("refused: %v", err)
 			}
 			continue

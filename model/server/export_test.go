@@ -12,3 +12,6 @@ func (t *Thread) FlushSinglePageAsync(in *Instance, f bufpool.FrameID) { t.flush
 
 // Is is the flush walk's target test.
 func (tg FlushTarget) Is(bp *bufpool.Instance, f bufpool.FrameID) bool { return tg.is(bp, f) }
+
+// GroupPages is the shape function the tablespace limit uses.
+var GroupPages = groupPages

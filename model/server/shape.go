@@ -46,16 +46,16 @@ func groupPages(g config.Table, pageSize int64) int64 {
 		}
 		rows := int64(g.Rows)
 		if rows == 0 && g.Size > 0 {
-			rows = schema.RowsForSizeOf(g.Kind, int64(g.Size), pageSize, nsec)
+			rows = schema.RowsForSizeOf(g.Kind, int64(g.Size), pageSize, nsec, int(g.RowSize))
 		}
 		if rows > maxShapedRows {
 			return math.MaxInt64
 		}
 		var t *schema.Table
 		if g.Kind == schema.KindInsertBenchmark {
-			t = schema.NewInsertBenchmarkTable(g.Name, g.Name, 0, rows, nsec, pageSize)
+			t = schema.NewInsertBenchmarkTableRow(g.Name, g.Name, 0, rows, nsec, pageSize, int(g.RowSize))
 		} else {
-			t = schema.NewSysbenchTable(g.Name, g.Name, 0, rows, nsec, pageSize)
+			t = schema.NewSysbenchTableRow(g.Name, g.Name, 0, rows, nsec, pageSize, int(g.RowSize))
 		}
 		largest = t.Pages()
 	}
