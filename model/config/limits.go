@@ -342,7 +342,7 @@ func limitChecks(sc *Scenario) []verr {
 	// would loop forever at one instant: the run would never end.
 	if len(sc.Workload) > 0 && hw.ClientRTT == 0 && hw.Costs.Statement == 0 {
 		add("hardware.costs.statement", "a statement takes no simulated time when both client_rtt and costs.statement are 0: a closed-loop client would loop forever at one instant; give either a positive value (8c-64g: client_rtt 150us, statement 96us)",
-			"hardware.client_rtt")
+			"hardware.client_rtt", "hardware") // a profile that failed to decode is reported as such
 	}
 
 	costs := reflect.ValueOf(hw.Costs)
