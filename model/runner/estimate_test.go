@@ -60,6 +60,9 @@ workload: [{tpcc: {threads: 8}}]
 // The event estimate is within a factor of 2.5 of what runs fire, closed loop and CPU bound,
 // cached and not.
 func TestEstimateEvents(t *testing.T) {
+	if raceEnabled {
+		t.Skip("counts events, not data races")
+	}
 	for _, y := range []string{
 		estimateScenario("1GiB", 1, "rows: 100k", 1, "oltp_read_write", 1, ""),
 		estimateScenario("4GiB", 4, "rows: 500k", 4, "oltp_read_write", 16, ""),
@@ -90,6 +93,9 @@ func TestEstimateEvents(t *testing.T) {
 func TestEstimateMemoryMeasured(t *testing.T) {
 	if os.Getenv("DDLSIM_ESTIMATE_CHILD") != "" {
 		t.Skip("the child process of TestEstimateMemoryMeasured")
+	}
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory inflates RSS")
 	}
 	intervals := estimateScenario("1GiB", 1, "rows: 10k", 1, "oltp_point_select", 4, "")
 	intervals = strings.Replace(intervals, "report: {interval: 1s}", "report: {interval: 100us}", 1)
