@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/metrics"
 	"strings"
 	"testing"
 
@@ -15,6 +16,19 @@ import (
 // so `hardware: profiles/8c-64g.yaml` is found.
 const fuzzBase = "../../scenarios"
 
+// fuzzAllocLimit is what one load may allocate: saying yes or no to a file within the input
+// limits must cost a few hundred MB at most, however large the numbers in it (a group of 10^9
+// tables once made a table-name check allocate 12 GB).
+const fuzzAllocLimit = 256 << 20
+
+var allocSample = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+
+// allocated is the bytes allocated by the process so far.
+func allocated() uint64 {
+	metrics.Read(allocSample)
+	return allocSample[0].Value.Uint64()
+}
+
 var hardwareLine = regexp.MustCompile(`(?m)^hardware: .*profiles/`)
 
 // FuzzLoad feeds whole scenario files plus one --set override to the loader. No input may
@@ -25,7 +39,7 @@ func FuzzLoad(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(fuzzBase, "*.yaml"))
 	more, _ := filepath.Glob(filepath.Join(fuzzBase, "*", "*.yaml"))
 	files = append(append(files, more...), "testdata/good.yaml", "testdata/three-mistakes.yaml")
-	sets := []string{"", "mysql.innodb_buffer_pool_size=24GiB", "policy={name: indexed, batch: 256}",
+	sets := []string{"", "mysql.innodb_buffer_pool_size=24GiB", "policy={name: indexed, batch: 256}", "data[0].tables=1000000000",
 		"workload[0].sysbench.threads=64", "hardware.cores=16", "schedule[0].every=1s", "data[0].rows=2M",
 		"hardware=profiles/80c-256g.yaml", "report.interval=100ms", "mysql.version=5.7.30"}
 	for i, file := range files {
@@ -41,7 +55,11 @@ func FuzzLoad(f *testing.F) {
 		if set != "" {
 			overrides = []string{set}
 		}
+		before := allocated()
 		sc, err := config.LoadBytesWith("fuzz.yaml", data, fuzzBase, overrides, nil)
+		if a := allocated() - before; a > fuzzAllocLimit {
+			t.Fatalf("loading %d bytes and a %d-byte --set allocated %d MiB (a value that sizes a loop or a list?)", len(data), len(set), a>>20)
+		}
 		if err != nil {
 			for _, line := range strings.Split(err.Error(), "\n") {
 				if len(line) > 4096 {
