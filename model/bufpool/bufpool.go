@@ -375,6 +375,10 @@ func (in *Instance) Remove(f FrameID, tick bool) {
 	if in.flags[f]&flInLRU == 0 {
 		panic("bufpool: Remove of a free frame")
 	}
+	if in.fix[f] != 0 {
+		// buf_LRU_free_page refuses a page that cannot be relocated: a thread holds it.
+		panic("bufpool: Remove of a buffer-fixed frame")
+	}
 	if in.flags[f]&flDirty != 0 {
 		in.MarkClean(f)
 	}

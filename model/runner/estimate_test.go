@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ddlsim/ddlsim/model/runner"
+	"github.com/ddlsim/ddlsim/model/server"
 	"github.com/ddlsim/ddlsim/model/workload"
 )
 
@@ -94,8 +95,8 @@ func TestEstimateMemoryMeasured(t *testing.T) {
 	if os.Getenv("DDLSIM_ESTIMATE_CHILD") != "" {
 		t.Skip("the child process of TestEstimateMemoryMeasured")
 	}
-	if raceEnabled {
-		t.Skip("the race detector's shadow memory inflates RSS")
+	if raceEnabled || server.Invariants {
+		t.Skip("the race detector's shadow memory, or the invariant checks' scratch, inflate RSS")
 	}
 	intervals := estimateScenario("1GiB", 1, "rows: 10k", 1, "oltp_point_select", 4, "")
 	intervals = strings.Replace(intervals, "report: {interval: 1s}", "report: {interval: 100us}", 1)

@@ -246,10 +246,11 @@ func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 		switch {
 		case bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0:
 		case s.policy.Stale(in, f) || !bp.IsDirty(f):
-			if bp.IsDirty(f) {
-				t.Lock(in.Flush)
-				bp.MarkClean(f)
-				t.Unlock(in.Flush)
+			wasDirty := bp.IsDirty(f)
+			if !t.readyToFree(in, f) {
+				break // fixed while the flush-list mutex was awaited
+			}
+			if wasDirty {
 				s.Stats.StalePagesFreed++
 			}
 			ahi.note(s, in, f)

@@ -112,11 +112,9 @@ func (t *Thread) RemoveAllPages(in *Instance, space uint32) (st ScanStats) {
 		allFreed := true
 		t.Charge(sim.Time(visited) * s.Costs.ListNode)
 		for _, f := range found {
-			if bp.Blocked(f) {
+			if bp.Blocked(f) || !t.removePage(in, f, &st) {
 				allFreed = false
-				continue
 			}
-			t.removePage(in, f, &st)
 		}
 		t.Unlock(in.LRU)
 		st.NodesVisited += uint64(visited)
@@ -130,17 +128,17 @@ func (t *Thread) RemoveAllPages(in *Instance, space uint32) (st ScanStats) {
 }
 
 // removePage frees one page found by a removal walk (the caller holds the LRU mutex):
-// buf_flush_remove under the flush-list mutex if dirty, then off the hash and LRU.
-func (t *Thread) removePage(in *Instance, f bufpool.FrameID, st *ScanStats) {
-	s := t.S
-	if in.BP.IsDirty(f) {
-		t.Lock(in.Flush)
-		in.BP.MarkClean(f)
-		t.Unlock(in.Flush)
+// buf_flush_remove under the flush-list mutex if dirty, then off the hash and LRU. It
+// reports false, freeing nothing, when the page was fixed while the flush-list mutex was
+// awaited (readyToFree): the walk then treats it as a fixed page.
+func (t *Thread) removePage(in *Instance, f bufpool.FrameID, st *ScanStats) bool {
+	if !t.readyToFree(in, f) {
+		return false
 	}
 	in.BP.Remove(f, true)
-	t.Charge(s.Costs.PageFree)
+	t.Charge(t.S.Costs.PageFree)
 	st.PagesFreed++
+	return true
 }
 
 // FlushTarget selects the pages of a flush-list routine: the pages of Space, or, when

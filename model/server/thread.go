@@ -309,12 +309,7 @@ const redoPerPage = 250
 func (t *Thread) freeStale(in *Instance, f bufpool.FrameID) {
 	var ahi pendingAHI
 	t.Lock(in.LRU)
-	if in.BP.InLRU(f) && t.S.policy.Stale(in, f) && in.BP.IOFix(f) == bufpool.IONone && in.BP.FixCount(f) == 0 {
-		if in.BP.IsDirty(f) {
-			t.Lock(in.Flush)
-			in.BP.MarkClean(f)
-			t.Unlock(in.Flush)
-		}
+	if in.BP.InLRU(f) && t.S.policy.Stale(in, f) && t.readyToFree(in, f) {
 		ahi.note(t.S, in, f)
 		in.BP.Remove(f, false)
 		t.S.Stats.StalePagesFreed++
@@ -359,10 +354,12 @@ func (t *Thread) getFreeBlockFrom(in *Instance, n int, scanned bool) bufpool.Fra
 		if v != bufpool.Nil {
 			// buf_LRU_free_page puts the block on the free list; the loop takes it (or
 			// another thread does first, as in InnoDB).
-			if bp.IsDirty(v) { // a stale dirty page (lazy drop) is freed without a write
-				t.Lock(in.Flush)
-				bp.MarkClean(v)
-				t.Unlock(in.Flush)
+			wasDirty := bp.IsDirty(v) // a stale dirty page (lazy drop) is freed without a write
+			if !t.readyToFree(in, v) {
+				t.Unlock(in.LRU)
+				continue // fixed meanwhile: look again
+			}
+			if wasDirty {
 				s.Stats.StalePagesFreed++
 			}
 			var ahi pendingAHI
