@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -78,6 +79,8 @@ func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 	if err := probeWritable(filepath.Join(opt.Dir, PointsDir)); err != nil {
 		return nil, &DirError{opt.Dir, err}
 	}
+	removeTemps(opt.Dir)
+	removeTemps(filepath.Join(opt.Dir, SeriesDir))
 	done, err := donePoints(opt.Dir)
 	if err != nil {
 		return nil, &DirError{opt.Dir, err}
@@ -224,6 +227,17 @@ feed:
 	}
 	rep.Rows = flatten(all)
 	return rep, WriteCombined(opt.Dir, rep.Rows)
+}
+
+// removeTemps removes the temporary files a killed writer left in dir (WriteFileAtomic's
+// .tmp-* siblings; donePoints does the same for points/).
+func removeTemps(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasPrefix(e.Name(), ".tmp-") {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // probeWritable creates and removes a file in dir, so a directory that cannot take results is
