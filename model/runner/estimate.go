@@ -38,7 +38,9 @@ type EstimatePart struct {
 // re-measures them on every test run).
 const (
 	// MemBase: the Go runtime, the ddlsim binary and a minimal model (1 table, 1 thread,
-	// 128 MiB pool): peak RSS 10.5-11 MB (cmd/ddlsim TestEstimateBase).
+	// 128 MiB pool): peak RSS 9.7-11 MB (`/usr/bin/time -f %M ddlsim run --quiet` on such a
+	// scenario, and on refusals). A test cannot measure it: a child's ru_maxrss includes the
+	// parent's pages it shared until exec.
 	MemBase = 12 << 20
 	// memPerFrame: bufpool's per-frame arrays and its 1.5-slot page hash ("the whole instance
 	// stays inside the 64-byte budget", model/bufpool/hash.go): 59-64 bytes measured.

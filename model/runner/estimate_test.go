@@ -90,7 +90,6 @@ func TestEstimateEvents(t *testing.T) {
 // environment variable to run one scenario and exit) and compares the model's part of the
 // memory estimate (without the runtime base) with the child's peak RSS growth over its RSS
 // before the model was built: the estimate must not be below it, nor more than 3× above.
-// (cmd/ddlsim's TestEstimateBase checks the base against the real binary.)
 func TestEstimateMemoryMeasured(t *testing.T) {
 	if os.Getenv("DDLSIM_ESTIMATE_CHILD") != "" {
 		t.Skip("the child process of TestEstimateMemoryMeasured")
