@@ -35,6 +35,17 @@ sb_start() {
     --time="$secs" --report-interval=1 --histogram=on --percentile=95 run >"$dir/$out.fifo" 2>&1 &
   SB_PID=$!
   lab_track "$SB_PID"
+  # sysbench's own PID (timeout's child) for the sampler's CPU accounting
+  rm -f "$dir/sysbench.pid"
+  local i p
+  for ((i = 0; i < 40; i++)); do
+    p=$(pgrep -P "$SB_PID" 2>/dev/null | head -1 || true)
+    if [ -n "$p" ]; then
+      echo "$p" >"$dir/sysbench.pid"
+      break
+    fi
+    sleep 0.05
+  done
 }
 
 sb_wait() {

@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # orzdba-like sampler: once a second, over one client connection, the server's clock,
 # SHOW GLOBAL STATUS (the InnoDB, command and thread counters) and one row of
-# information_schema.INNODB_BUFFER_POOL_STATS; beside it the machine's /proc/stat cpu line and
-# mariadbd's own CPU time. Bounded: COUNT samples, and a timeout on the client.
+# information_schema.INNODB_BUFFER_POOL_STATS; beside it the machine's /proc/stat cpu line,
+# mariadbd's and sysbench's own CPU time (utime stime, clock ticks). Bounded: COUNT samples, and a timeout on the client.
 
 STATUS_WHERE="Variable_name LIKE 'Innodb%' OR Variable_name LIKE 'Com\\_%' OR Variable_name IN
   ('Questions','Queries','Threads_running','Threads_connected','Uptime','Handler_commit',
@@ -19,7 +19,8 @@ BP_COLS="POOL_SIZE FREE_BUFFERS DATABASE_PAGES OLD_DATABASE_PAGES MODIFIED_DATAB
   UNCOMPRESS_CURRENT"
 
 _sampler_feed() {
-  local n=$1 os=$2 pid=$3 i next cpu rest st
+  local n=$1 os=$2 pid=$3 i next cpu rest st sbst dir
+  dir=$(dirname "$os")
   local bp_sql
   bp_sql="SELECT 'BP', $(echo $BP_COLS | tr ' ' ',') FROM information_schema.INNODB_BUFFER_POOL_STATS;"
   echo "#BPCOLS $(echo $BP_COLS)" >"$os.bpcols"
@@ -28,7 +29,11 @@ _sampler_feed() {
     echo "SELECT 'T', UNIX_TIMESTAMP(NOW(6)); SHOW GLOBAL STATUS WHERE $STATUS_WHERE; $bp_sql"
     read -r cpu rest </proc/stat
     st=$(cut -d' ' -f14,15 "/proc/$pid/stat" 2>/dev/null || echo "0 0")
-    printf '%s\t%s\t%s\n' "$EPOCHREALTIME" "$rest" "$st" >>"$os"
+    sbst="0 0"
+    if [ -s "$dir/sysbench.pid" ]; then
+      sbst=$(cut -d' ' -f14,15 "/proc/$(cat "$dir/sysbench.pid")/stat" 2>/dev/null || echo "0 0")
+    fi
+    printf '%s\t%s\t%s\t%s\n' "$EPOCHREALTIME" "$rest" "$st" "$sbst" >>"$os"
     next=$(awk -v t="$next" 'BEGIN { printf "%.6f", t + 1 }')
     sleep_until "$next"
   done

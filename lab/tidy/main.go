@@ -48,6 +48,7 @@ type osSample struct {
 	t          float64
 	busy, all  float64 // /proc/stat jiffies summed over cpus
 	procJiffie float64 // mariadbd utime+stime
+	sbJiffie   float64 // sysbench utime+stime (NaN when not recorded)
 }
 
 type interval struct {
@@ -286,7 +287,7 @@ func readRun(dir string) (*run, error) {
 	if lines, err := readLines(filepath.Join(dir, "os.tsv")); err == nil {
 		for _, l := range lines {
 			f := strings.Split(l, "\t")
-			if len(f) != 3 {
+			if len(f) != 3 && len(f) != 4 {
 				continue
 			}
 			t, err := strconv.ParseFloat(f[0], 64)
@@ -301,13 +302,21 @@ func readRun(dir string) (*run, error) {
 					break
 				}
 				s.all += v
-				if i != 3 && i != 4 { // idle, iowait
+				if i != 3 && i != 4 && i != 7 { // idle, iowait, steal
 					s.busy += v
 				}
 			}
 			for _, x := range strings.Fields(f[2]) {
 				v, _ := strconv.ParseFloat(x, 64)
 				s.procJiffie += v
+			}
+			s.sbJiffie = math.NaN()
+			if len(f) == 4 {
+				s.sbJiffie = 0
+				for _, x := range strings.Fields(f[3]) {
+					v, _ := strconv.ParseFloat(x, 64)
+					s.sbJiffie += v
+				}
 			}
 			r.os = append(r.os, s)
 		}
@@ -356,15 +365,21 @@ func (r *run) rate(name string, t0, t1 float64) float64 {
 	return (r.counter(name, t1) - r.counter(name, t0)) / (t1 - t0)
 }
 
-func (r *run) osAt(t float64) (busy, all, proc float64) {
+func (r *run) osAt(t float64) (busy, all, proc, sb float64) {
 	s := r.os
 	i := sort.Search(len(s), func(i int) bool { return s[i].t >= t })
 	if i == len(s) || i == 0 {
-		return math.NaN(), math.NaN(), math.NaN()
+		return math.NaN(), math.NaN(), math.NaN(), math.NaN()
 	}
 	w := (t - s[i-1].t) / (s[i].t - s[i-1].t)
 	lerp := func(a, b float64) float64 { return a + w*(b-a) }
-	return lerp(s[i-1].busy, s[i].busy), lerp(s[i-1].all, s[i].all), lerp(s[i-1].procJiffie, s[i].procJiffie)
+	// sysbench's counter starts at 0 before its process exists: only between two samples that
+	// both saw it
+	sbv := math.NaN()
+	if s[i-1].sbJiffie > 0 && s[i].sbJiffie > 0 {
+		sbv = lerp(s[i-1].sbJiffie, s[i].sbJiffie)
+	}
+	return lerp(s[i-1].busy, s[i].busy), lerp(s[i-1].all, s[i].all), lerp(s[i-1].procJiffie, s[i].procJiffie), sbv
 }
 
 var seriesCols = []string{
@@ -373,7 +388,8 @@ var seriesCols = []string{
 	"hit_ratio", "read_requests_s", "misses_s", "pages_read_s", "read_ahead_s", "pages_written_s",
 	"dblwr_pages_written_s", "data_fsyncs_s", "log_writes_s", "redo_mb_s",
 	"free_pages", "dirty_pages", "lru_pages", "old_lru_pages", "made_young_s", "not_made_young_s",
-	"free_waits_s", "checkpoint_age_mb", "threads_running", "cpu_util", "mysqld_cpu_util", "ddl_active",
+	"free_waits_s", "checkpoint_age_mb", "threads_running", "cpu_util", "mysqld_cpu_util",
+	"sysbench_cpu_util", "other_cpu_util", "ddl_active",
 }
 
 // point computes one series row's derived values for the interval (t0, t1] of run r.
@@ -410,12 +426,16 @@ func (r *run) point(t0, t1, cores float64) map[string]float64 {
 	p["free_waits_s"] = r.rate("Innodb_buffer_pool_wait_free", t0, t1)
 	p["checkpoint_age_mb"] = r.counter("Innodb_checkpoint_age", t1) / (1 << 20)
 	p["threads_running"] = r.counter("Threads_running", t1)
-	b0, a0, pr0 := r.osAt(t0)
-	b1, a1, pr1 := r.osAt(t1)
+	b0, a0, pr0, sb0 := r.osAt(t0)
+	b1, a1, pr1, sb1 := r.osAt(t1)
 	p["cpu_util"] = (b1 - b0) / (a1 - a0)
 	p["mysqld_cpu_util"] = math.NaN()
+	p["sysbench_cpu_util"] = math.NaN()
+	p["other_cpu_util"] = math.NaN()
 	if cores > 0 {
 		p["mysqld_cpu_util"] = (pr1 - pr0) / clkTck / (cores * dt)
+		p["sysbench_cpu_util"] = (sb1 - sb0) / clkTck / (cores * dt)
+		p["other_cpu_util"] = p["cpu_util"] - p["mysqld_cpu_util"] - p["sysbench_cpu_util"]
 	}
 	return p
 }
@@ -472,6 +492,7 @@ var runCols = []string{
 	"hit_ratio", "read_requests_s_mean", "misses_s_mean", "pages_read_s_mean", "pages_written_s_mean",
 	"data_fsyncs_s_mean", "redo_mb_s_mean", "dirty_pages_mean", "free_pages_mean", "lru_pages_mean",
 	"made_young_s_mean", "free_waits_s_mean", "checkpoint_age_mb_mean", "cpu_util_mean", "mysqld_cpu_util_mean",
+	"sysbench_cpu_util_mean", "other_cpu_util_mean",
 }
 
 func writeRuns(path string, runs []*run, cores float64) error {
@@ -509,7 +530,8 @@ func writeRuns(path string, runs []*run, cores float64) error {
 		whole := r.point(t0, t1, cores)
 		p["hit_ratio"] = whole["hit_ratio"]
 		for _, c := range []string{"iud_s", "read_requests_s", "misses_s", "pages_read_s", "pages_written_s",
-			"data_fsyncs_s", "redo_mb_s", "made_young_s", "free_waits_s", "cpu_util", "mysqld_cpu_util"} {
+			"data_fsyncs_s", "redo_mb_s", "made_young_s", "free_waits_s", "cpu_util", "mysqld_cpu_util",
+			"sysbench_cpu_util", "other_cpu_util"} {
 			p[c+"_mean"] = whole[c]
 		}
 		// gauges: mean of the per-second values
