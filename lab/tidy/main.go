@@ -530,16 +530,19 @@ func writeRuns(path string, runs []*run, cores float64) error {
 		whole := r.point(t0, t1, cores)
 		p["hit_ratio"] = whole["hit_ratio"]
 		for _, c := range []string{"iud_s", "read_requests_s", "misses_s", "pages_read_s", "pages_written_s",
-			"data_fsyncs_s", "redo_mb_s", "made_young_s", "free_waits_s", "cpu_util", "mysqld_cpu_util",
-			"sysbench_cpu_util", "other_cpu_util"} {
+			"data_fsyncs_s", "redo_mb_s", "made_young_s", "free_waits_s", "cpu_util", "mysqld_cpu_util"} {
 			p[c+"_mean"] = whole[c]
 		}
-		// gauges: mean of the per-second values
-		for _, c := range []string{"dirty_pages", "free_pages", "lru_pages", "checkpoint_age_mb"} {
+		// gauges, and sysbench's CPU (whose counter exists only while its process does): mean of
+		// the per-second values that have one
+		for _, c := range []string{"dirty_pages", "free_pages", "lru_pages", "checkpoint_age_mb",
+			"sysbench_cpu_util", "other_cpu_util"} {
 			var vs []float64
 			for _, iv := range r.ivs {
 				_, e := r.ivBounds(iv)
-				vs = append(vs, r.point(e-1, e, cores)[c])
+				if v := r.point(e-1, e, cores)[c]; !math.IsNaN(v) {
+					vs = append(vs, v)
+				}
 			}
 			p[c+"_mean"] = mean(vs)
 		}
