@@ -1,7 +1,7 @@
 sysbench
 oltp_read_write
 --db-driver=mysql
---mysql-socket=/var/tmp/ddlsim-lab.fW44Nx/sock
+--mysql-socket=/var/tmp/ddlsim-lab.2MRViQ/sock
 --mysql-user=root
 --mysql-db=sbtest
 --mysql-ignore-errors=1213,1020,1205,1180
