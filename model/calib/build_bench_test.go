@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -40,118 +40,274 @@ func sysbenchChar(r *rand.Rand, n int) []byte {
 	return b
 }
 
-// entries builds n entries of shape keyBytes (+4-byte PK), in random key order.
-func entries(r *rand.Rand, n, keyBytes int) [][]byte {
-	out := make([][]byte, n)
-	for i := range out {
-		e := make([]byte, keyBytes+4)
-		if keyBytes == 4 {
-			binary.BigEndian.PutUint32(e, r.Uint32()) // an INT, stored big-endian with the sign bit flipped
-		} else {
-			copy(e, sysbenchChar(r, keyBytes))
-		}
-		binary.BigEndian.PutUint32(e[keyBytes:], uint32(i))
-		out[i] = e
-	}
-	return out
+// Field types, as dtype_t's mtype: the compare dispatches on them per field (cmp_data).
+const (
+	dataInt   = 6  // DATA_INT: fixed length, stored big-endian with the sign bit flipped
+	dataMySQL = 13 // DATA_MYSQL: a CHAR in a multi-byte charset, compared by its collation
+)
+
+// collation is a CHARSET_INFO: the compare goes through its handler's function pointer
+// (coll->strnncollsp), as cmp_data → innobase_mysql_cmp does.
+type collation struct {
+	weight      [256]uint16
+	strnncollsp func(c *collation, a, b []byte) int
 }
 
-// weight is a collation's sort-weight table (utf8mb4_0900_ai_ci's ASCII fast path maps each
-// byte through a table; digits and '-' have distinct weights).
-var weight = func() (w [256]uint16) {
-	for i := range w {
-		w[i] = uint16(i)<<4 | 7
-	}
-	return w
-}()
-
-// cmpEntry is cmp_dtuple_rec / Compare_key over the entry's fields: the key field through the
-// collation (fixed-length INT: a byte compare), then the primary key.
-func cmpEntry(a, b []byte, keyBytes int) int {
-	if keyBytes == 4 {
-		if c := bytes.Compare(a[:4], b[:4]); c != 0 {
-			return c
-		}
-	} else {
-		for i := 0; i < keyBytes; i++ {
-			if wa, wb := weight[a[i]], weight[b[i]]; wa != wb {
+// uca0900 is utf8mb4_0900_ai_ci's ASCII fast path: each byte mapped through a weight table,
+// trailing spaces ignored (NO PAD is not used for CHAR's pad-space compare here: the values
+// have none).
+var uca0900 = func() *collation {
+	c := &collation{strnncollsp: func(c *collation, a, b []byte) int {
+		n := min(len(a), len(b))
+		for i := 0; i < n; i++ {
+			if wa, wb := c.weight[a[i]], c.weight[b[i]]; wa != wb {
 				if wa < wb {
 					return -1
 				}
 				return 1
 			}
 		}
+		return len(a) - len(b)
+	}}
+	for i := range c.weight {
+		c.weight[i] = uint16(i)<<4 | 7
 	}
-	return bytes.Compare(a[keyBytes:], b[keyBytes:])
+	return c
+}()
+
+// dfield is dfield_t: a pointer to the field's bytes, its length and its type (24 bytes
+// with the dtype_t in C).
+type dfield struct {
+	data  []byte
+	mtype uint8
+	coll  *collation
 }
 
-// BenchmarkKeyCompare is one level of the key buffer's in-memory merge sort per entry
-// (ddl0buffer.cc merge_sort with Compare_key, row_merge_buf_sort): sorting n entries costs
-// ~log2(n) of these per entry. ns/compare-level is costs.sort_row.
+// cmpData is cmp_data: per field, dispatched on the type.
+func cmpData(a, b *dfield) int {
+	switch a.mtype {
+	case dataInt:
+		return bytes.Compare(a.data, b.data)
+	default:
+		return a.coll.strnncollsp(a.coll, a.data, b.data)
+	}
+}
+
+// cmpTuple is Compare_key / cmp_dtuple_rec over two entries' fields: the key, then the
+// primary key.
+func cmpTuple(a, b []dfield) int {
+	for i := range a {
+		if c := cmpData(&a[i], &b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// keyType is the key field's type of shape keyBytes.
+func keyType(keyBytes int) (uint8, *collation) {
+	if keyBytes == 4 {
+		return dataInt, nil
+	}
+	return dataMySQL, uca0900
+}
+
+// tuples builds n entries of shape keyBytes (+ the 4-byte primary key) in random key order, as
+// a key buffer holds them: the fields' bytes copied into one heap in insertion order, a
+// dfield array per entry (Key_sort_buffer's m_dtuples, the copies made by deep_copy).
+func tuples(r *rand.Rand, n, keyBytes int) [][]dfield {
+	w := keyBytes + 4
+	heap := make([]byte, n*w)
+	fields := make([]dfield, 2*n)
+	out := make([][]dfield, n)
+	kt, kc := keyType(keyBytes)
+	for i := range out {
+		e := heap[i*w : (i+1)*w : (i+1)*w]
+		if keyBytes == 4 {
+			binary.BigEndian.PutUint32(e, r.Uint32())
+		} else {
+			copy(e, sysbenchChar(r, keyBytes))
+		}
+		binary.BigEndian.PutUint32(e[keyBytes:], uint32(i))
+		fields[2*i] = dfield{data: e[:keyBytes], mtype: kt, coll: kc}
+		fields[2*i+1] = dfield{data: e[keyBytes:], mtype: dataInt}
+		out[i] = fields[2*i : 2*i+2 : 2*i+2]
+	}
+	return out
+}
+
+// mergeSort is UT_SORT_FUNCTION_BODY (ut0sort.h; row_merge_tuple_sort in 8.0.18, the
+// merge_sort of ddl0buffer.cc in 8.0.27+): a top-down merge sort of the entry pointers through
+// an auxiliary array of the same size. It returns the compares made.
+func mergeSort(a, aux [][]dfield, lo, hi int) int {
+	if hi-lo <= 1 {
+		return 0
+	}
+	mid := (lo + hi) / 2
+	n := mergeSort(a, aux, lo, mid) + mergeSort(a, aux, mid, hi)
+	i, j := lo, mid
+	for k := lo; k < hi; k++ {
+		switch {
+		case i >= mid:
+			aux[k] = a[j]
+			j++
+		case j >= hi:
+			aux[k] = a[i]
+			i++
+		default:
+			n++
+			if cmpTuple(a[i], a[j]) <= 0 {
+				aux[k] = a[i]
+				i++
+			} else {
+				aux[k] = a[j]
+				j++
+			}
+		}
+	}
+	copy(a[lo:hi], aux[lo:hi])
+	return n
+}
+
+// sortBench sorts key buffers of n entries of shape keyBytes and reports ns per entry per
+// level (log2 n levels).
+func sortBench(b *testing.B, n, keyBytes int) {
+	r := rand.New(rand.NewPCG(1, uint64(keyBytes)))
+	base := tuples(r, n, keyBytes)
+	work, aux := make([][]dfield, n), make([][]dfield, n)
+	var cmps int
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		copy(work, base)
+		b.StartTimer()
+		cmps += mergeSort(work, aux, 0, n)
+	}
+	b.StopTimer()
+	levels := float64(b.N) * float64(n) * float64(bits.Len(uint(n-1)))
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/levels, "ns/compare-level")
+	b.ReportMetric(float64(cmps)/float64(b.N*n), "compares/entry")
+}
+
+// BenchmarkKeyCompare is one level of the key buffer's in-memory merge sort per entry, on a
+// buffer that stays in the CPU cache (8,192 entries): sorting n entries costs log2(n) of these
+// per entry. ns/compare-level is costs.sort_row.
 func BenchmarkKeyCompare(b *testing.B) {
 	for _, sh := range shapes {
-		b.Run(sh.name, func(b *testing.B) {
-			r := rand.New(rand.NewPCG(1, uint64(sh.keyBytes)))
-			const n = 8192 // a key buffer's worth that stays in cache (the model charges misses separately)
-			base := entries(r, n, sh.keyBytes)
-			work := make([][]byte, n)
-			var cmps int
-			b.ResetTimer()
-			for range b.N {
-				copy(work, base)
-				slices.SortFunc(work, func(x, y []byte) int { cmps++; return cmpEntry(x, y, sh.keyBytes) })
-			}
-			b.StopTimer()
-			levels := float64(b.N) * float64(n) * 13 // log2(8192)
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/levels, "ns/compare-level")
-			b.ReportMetric(float64(cmps)/float64(b.N*n), "compares/entry")
-		})
+		b.Run(sh.name, func(b *testing.B) { sortBench(b, 1<<13, sh.keyBytes) })
 	}
 }
 
-// run serializes entries as a sort-file run: each record prefixed by its extra-size byte.
-func run(es [][]byte) []byte {
+// BenchmarkKeySortBuffer is the same sort by buffer size. In the upper levels of a buffer much
+// larger than the last-level cache each compare dereferences entries whose addresses are
+// unrelated to their neighbours', DRAM misses that the CPU overlaps (the next compares'
+// addresses are known from the pointer arrays, unlike a list walk's dependent chain,
+// list_node). The largest size's ns/compare-level, from which the model's split of the levels
+// into cached and missing ones (indexbuild sortNs) gives costs.sort_row_miss, is reported as
+// is; see docs/indexbuild.md.
+func BenchmarkKeySortBuffer(b *testing.B) {
+	for _, n := range []int{1 << 13, 1 << 16, 1 << 19, 1 << 22} {
+		for _, sh := range shapes {
+			b.Run(fmt.Sprintf("%s/n=%d", sh.name, n), func(b *testing.B) { sortBench(b, n, sh.keyBytes) })
+		}
+	}
+}
+
+// tempRecords serializes sorted entries as a sort-file run in the temp-file record format
+// (rec_convert_dtuple_to_temp): per record the extra-size prefix byte, the extra bytes (a
+// 1-byte length for the variable-length CHAR of a multi-byte charset, none for an INT key),
+// then the field data; a zero byte ends the run.
+func tempRecords(ts [][]dfield) []byte {
 	var out []byte
-	for _, e := range es {
-		out = append(out, byte(len(e)+1))
-		out = append(out, e...)
+	for _, t := range ts {
+		extra := 0
+		if t[0].mtype == dataMySQL {
+			extra = 1
+		}
+		out = append(out, byte(extra+1))
+		if extra == 1 {
+			out = append(out, byte(len(t[0].data)))
+		}
+		out = append(out, t[0].data...)
+		out = append(out, t[1].data...)
 	}
 	return append(out, 0)
 }
 
+// mergeCursor is one input of a merge (ddl0merge.cc's File_cursor over its I/O buffer): the
+// current record's position and its field offsets (rec_get_offsets, recomputed per record).
+type mergeCursor struct {
+	buf       []byte
+	pos, end  int // the current record: [pos, end); pos == len(buf)-1 at the end-of-run byte
+	off       [3]int
+	varKey    bool
+	keyFixed  int
+	fieldType [2]uint8
+}
+
+// fetch decodes the record at c.pos: rec_init_offsets_temp walks the fields, taking a
+// variable-length field's length from the extra bytes and a fixed one's from the type.
+func (c *mergeCursor) fetch() bool {
+	extra := int(c.buf[c.pos]) - 1
+	if extra < 0 {
+		return false
+	}
+	data := c.pos + 1 + extra
+	n := c.keyFixed
+	if c.varKey {
+		n = int(c.buf[c.pos+1])
+	}
+	c.off = [3]int{data, data + n, data + n + 4}
+	c.end = c.off[2]
+	return true
+}
+
+// cmpRec is cmp_rec_rec over two cursors' current records, field by field through cmpData.
+func cmpRec(a, b *mergeCursor, kt uint8, kc *collation) int {
+	fa := dfield{data: a.buf[a.off[0]:a.off[1]], mtype: kt, coll: kc}
+	fb := dfield{data: b.buf[b.off[0]:b.off[1]], mtype: kt, coll: kc}
+	if c := cmpData(&fa, &fb); c != 0 {
+		return c
+	}
+	pa := dfield{data: a.buf[a.off[1]:a.off[2]], mtype: dataInt}
+	pb := dfield{data: b.buf[b.off[1]:b.off[2]], mtype: dataInt}
+	return cmpData(&pa, &pb)
+}
+
 // BenchmarkMergeRun is one record through one 2-way merge pass (Merge_file_sort's
-// merge_ranges, row_merge_blocks): read the next record of each input run from its buffer
-// (the length prefix, as rec_get_offsets), compare the two heads, copy the smaller one into
-// the output buffer. ns/record is costs.merge_row (the buffers' file I/O and page-cache copies
-// are charged separately).
+// merge_ranges, row_merge_blocks): decode the next record of each input run (its offsets),
+// compare the two heads field by field, copy the smaller into the output buffer. ns/record is
+// costs.merge_row (the buffers' file I/O and page-cache copies are charged separately).
 func BenchmarkMergeRun(b *testing.B) {
 	for _, sh := range shapes {
 		b.Run(sh.name, func(b *testing.B) {
 			r := rand.New(rand.NewPCG(2, uint64(sh.keyBytes)))
 			const n = 4096
-			es := entries(r, 2*n, sh.keyBytes)
-			cmp := func(x, y []byte) int { return cmpEntry(x, y, sh.keyBytes) }
-			a, c := es[:n], es[n:]
-			slices.SortFunc(a, cmp)
-			slices.SortFunc(c, cmp)
-			ra, rc := run(a), run(c)
+			ts := tuples(r, 2*n, sh.keyBytes)
+			mergeSort(ts[:n], make([][]dfield, n), 0, n)
+			mergeSort(ts[n:], make([][]dfield, n), 0, n)
+			ra, rc := tempRecords(ts[:n]), tempRecords(ts[n:])
+			kt, kc := keyType(sh.keyBytes)
 			out := make([]byte, 0, len(ra)+len(rc))
 			b.ResetTimer()
 			for range b.N {
 				out = out[:0]
-				i, j := 0, 0
-				for ra[i] != 0 && rc[j] != 0 {
-					ea, ec := ra[i+1:i+int(ra[i])], rc[j+1:j+int(rc[j])]
-					if cmp(ea, ec) <= 0 {
-						out = append(out, ra[i:i+int(ra[i])]...)
-						i += int(ra[i])
+				x := &mergeCursor{buf: ra, varKey: kt == dataMySQL, keyFixed: 4}
+				y := &mergeCursor{buf: rc, varKey: kt == dataMySQL, keyFixed: 4}
+				okx, oky := x.fetch(), y.fetch()
+				for okx && oky {
+					if cmpRec(x, y, kt, kc) <= 0 {
+						out = append(out, x.buf[x.pos:x.end]...)
+						x.pos = x.end
+						okx = x.fetch()
 					} else {
-						out = append(out, rc[j:j+int(rc[j])]...)
-						j += int(rc[j])
+						out = append(out, y.buf[y.pos:y.end]...)
+						y.pos = y.end
+						oky = y.fetch()
 					}
 				}
-				out = append(out, ra[i:len(ra)-1]...)
-				out = append(out, rc[j:len(rc)-1]...)
+				out = append(out, x.buf[x.pos:len(x.buf)-1]...)
+				out = append(out, y.buf[y.pos:len(y.buf)-1]...)
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*2*n), "ns/record")
@@ -167,7 +323,10 @@ func BenchmarkPageAppend(b *testing.B) {
 	for _, sh := range shapes {
 		b.Run(sh.name, func(b *testing.B) {
 			r := rand.New(rand.NewPCG(3, uint64(sh.keyBytes)))
-			es := entries(r, 4096, sh.keyBytes)
+			var es [][]byte
+			for _, t := range tuples(r, 4096, sh.keyBytes) {
+				es = append(es, append(append([]byte(nil), t[0].data...), t[1].data...))
+			}
 			page := make([]byte, 16384)
 			const usable = 16384 * 15 / 16
 			top, slots, nrec := 120, 0, 0

@@ -104,7 +104,7 @@ func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, 
 				continue
 			}
 			E := perRun[k]
-			mem := ix.KeyBytes + s.overhead(ix)
+			mem := sortFootprint(ix)
 			full := (done+rowsC)/E - done/E
 			ns += float64(full) * b.sortNs(E, mem, S)
 			bytes := full * runBytes(E, ix)
@@ -433,10 +433,10 @@ func (b *build) legacy(idx []int) {
 			}
 			E := perRun[k]
 			runs := (done+rowsC)/E - done/E
-			ns += float64(runs) * b.sortNs(E, tempRecBytes(ix), 1)
+			ns += float64(runs) * b.sortNs(E, sortFootprint(ix), 1)
 			if sc.last() {
 				if rem := (done + rowsC) % E; rem > 0 {
-					ns += b.sortNs(rem, tempRecBytes(ix), 1)
+					ns += b.sortNs(rem, sortFootprint(ix), 1)
 					runs++
 				}
 			}

@@ -127,15 +127,15 @@ func indexPages(rows int64, ix Index, pageSize int64) int64 {
 	return total
 }
 
-// sortNs is the CPU, in ns, of merge-sorting n entries of entryMem bytes in memory
-// (ddl0buffer.cc merge_sort, row_merge_buf_sort; MyRocks' offset tree costs the same
+// sortNs is the CPU, in ns, of merge-sorting n entries taking footprint bytes of memory
+// each (ddl0buffer.cc merge_sort, row_merge_buf_sort; MyRocks' offset tree costs the same
 // log2 n compares per entry). Each entry pays one SortRow for its key extraction and copy,
 // plus one compare per level. The top-down merge sort of a sub-range only touches entries
 // that were adjacent when added, so a level whose sub-ranges (2^level entries) fit in the
 // sorting thread's share of the last-level cache compares cached data (SortRow); above
-// that every compare chases a pointer into a buffer larger than the cache (ListNode, a
-// DRAM miss).
-func (b *build) sortNs(n, entryMem int64, sorters int) float64 {
+// that every compare fetches entries from DRAM (SortRowMiss, measured by model/calib's
+// BenchmarkKeySortBuffer).
+func (b *build) sortNs(n, footprint int64, sorters int) float64 {
 	if n <= 0 {
 		return 0
 	}
@@ -143,13 +143,22 @@ func (b *build) sortNs(n, entryMem int64, sorters int) float64 {
 	levels := ceilLog2(n)
 	share := b.env.CacheBytes / int64(max(1, sorters))
 	inCache := int64(0)
-	if share > entryMem {
-		inCache = int64(math.Floor(math.Log2(float64(share) / float64(entryMem))))
+	if share > footprint {
+		inCache = int64(math.Floor(math.Log2(float64(share) / float64(footprint))))
 	}
 	inCache = min(max(inCache, 0), levels)
-	miss := max(float64(c.ListNode), float64(c.SortRow))
+	miss := float64(c.SortRowMiss)
+	if miss == 0 {
+		miss = max(float64(c.ListNode), float64(c.SortRow))
+	}
 	return float64(n) * (float64(1+inCache)*float64(c.SortRow) + float64(levels-inCache)*miss)
 }
+
+// sortFootprint is the memory one entry of index ix takes in a key buffer, whatever the
+// version's accounting charges (Spec.overhead): its data, a dfield_t per field, and its
+// pointers in the tuple array and the sort's auxiliary array (8.0.18's mtuple_t arrays, the
+// same in ddl0buffer.cc).
+func sortFootprint(ix Index) int64 { return ix.KeyBytes + dfieldBytes*int64(max(1, ix.Fields)) + 16 }
 
 // IndexPages is the page count (all levels) of index ix bulk-loaded with rows entries: the
 // pages a build creates for it (Pool.NewPages calls add up to this).

@@ -41,8 +41,8 @@ type Env struct {
 	Costs                        config.Costs
 	PageSize                     int64 // innodb_page_size (default 16 KiB)
 	// CacheBytes is the last-level CPU cache of the machine (all sockets). An in-memory sort
-	// level whose working set exceeds a sorting thread's share of it pays Costs.ListNode (a
-	// cache-missing pointer chase) per compare instead of Costs.SortRow. Default 32 MiB.
+	// level whose working set exceeds a sorting thread's share of it pays Costs.SortRowMiss
+	// per compare instead of Costs.SortRow. Default 32 MiB.
 	CacheBytes int64
 	// Pool, when set, is used for the clustered-index scan and for the new pages. When nil
 	// the build runs in aggregate mode: the table is read from Data in big sequential chunks
