@@ -118,6 +118,7 @@ func (p *pool) NewPages(pr *sim.Proc, index int, n int64) (rest int64) {
 	if !p.bulk {
 		for k := k0 + rest; k < k0+n; k++ {
 			t.NewPage(newPageID(ix, k))
+			p.srv.FlushEvent() // a new page of the bulk load: os_event_set(buf_flush_event)
 		}
 		t.Pay()
 		return rest
@@ -132,6 +133,7 @@ func (p *pool) NewPages(pr *sim.Proc, index int, n int64) (rest int64) {
 			buf[m] = newPageID(ix, k)
 		}
 		t.NewPages(buf[:m])
+		p.srv.FlushEvent()
 	}
 	t.Pay()
 	return rest
