@@ -34,7 +34,12 @@ type Mutex struct {
 
 type MutexOptions struct {
 	Cores *Cores // where spinning burns CPU; nil = spinning uses no core (but still takes Spin)
-	Spin  Time   // a contended Lock spins this long (on a core) before sleeping
+	Spin  Time   // a contended Lock spins up to this long (on a core) before sleeping
+	// SpinRounds splits Spin into rounds with a look at the lock word after each
+	// (TTASEventMutex::is_free: up to innodb_sync_spin_loops rounds of ut_delay): a spinner
+	// takes the mutex at the end of the first round in which it is free. 0 or 1 = one round,
+	// the whole Spin before the look.
+	SpinRounds int
 	// Handoff is the delay between Unlock and the next waiter running (futex wake). In FIFO
 	// mode the mutex is owned by the waiter during it, so it counts as the waiter's wait, not
 	// its hold; in WakeAll mode every sleeper resumes after it and retries.
@@ -105,16 +110,9 @@ func (m *Mutex) Lock(p *Proc) {
 		m.lockWakeAll(p, start)
 		return
 	}
-	if m.opt.Spin > 0 {
-		if m.opt.Cores != nil {
-			m.opt.Cores.Compute(p, m.opt.Spin)
-		} else {
-			p.Sleep(m.opt.Spin)
-		}
-		if m.holder == nil && m.waiters.len() == 0 {
-			m.acquired(p, m.s.now-start)
-			return
-		}
+	if m.spin(p, func() bool { return m.holder == nil && m.waiters.len() == 0 }) {
+		m.acquired(p, m.s.now-start)
+		return
 	}
 	m.waiters.push(p)
 	p.Park()
@@ -126,14 +124,7 @@ func (m *Mutex) Lock(p *Proc) {
 // Unlock wakes everyone, and start over.
 func (m *Mutex) lockWakeAll(p *Proc, start Time) {
 	for {
-		if m.opt.Spin > 0 {
-			if m.opt.Cores != nil {
-				m.opt.Cores.Compute(p, m.opt.Spin)
-			} else {
-				p.Sleep(m.opt.Spin)
-			}
-		}
-		if m.holder == nil {
+		if m.spin(p, func() bool { return m.holder == nil }) {
 			m.acquired(p, m.s.now-start)
 			return
 		}
@@ -148,6 +139,27 @@ func (m *Mutex) lockWakeAll(p *Proc, start Time) {
 			return
 		}
 	}
+}
+
+// spin spins for up to opt.Spin in opt.SpinRounds rounds and reports whether free() held
+// after one of them (after the only look, with no spin configured).
+func (m *Mutex) spin(p *Proc, free func() bool) bool {
+	if m.opt.Spin <= 0 {
+		return free()
+	}
+	n := Time(max(1, m.opt.SpinRounds))
+	for i := Time(0); i < n; i++ {
+		d := m.opt.Spin*(i+1)/n - m.opt.Spin*i/n
+		if m.opt.Cores != nil {
+			m.opt.Cores.Compute(p, d)
+		} else {
+			p.Sleep(d)
+		}
+		if free() {
+			return true
+		}
+	}
+	return false
 }
 
 // retryCPU is what a woken sleeper spends on a core before it tries the lock word again

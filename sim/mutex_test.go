@@ -257,3 +257,36 @@ func lockInOrder(m *Mutex, order *[]string) func(arrive, hold Time) func(p *Proc
 		}
 	}
 }
+
+// A spinner looks at the lock word after every round (TTASEventMutex::is_free): a short hold
+// costs it the rounds until the release, not the whole spin; a hold longer than the spin still
+// sends it to sleep after all of it.
+func TestMutexSpinRoundsTakeAFreedMutexEarly(t *testing.T) {
+	const spin, rounds = 300 * Microsecond, 30 // 10 µs rounds
+	for _, c := range []struct {
+		hold, want Time
+	}{
+		{25 * Microsecond, 30 * Microsecond},              // released in round 3: taken at its end
+		{1000 * Microsecond, 1000*Microsecond + retryCPU}, // spun 300 µs, slept, woken at the release
+	} {
+		s := New(1)
+		cores := NewCores(s, 2, Millisecond)
+		m := NewMutex(s, "m", MutexOptions{Cores: cores, Spin: spin, SpinRounds: rounds, WakeAll: true})
+		var got Time
+		s.Spawn("holder", "fg", func(p *Proc) {
+			m.Lock(p)
+			p.Sleep(c.hold)
+			m.Unlock(p)
+		})
+		s.Spawn("spinner", "fg", func(p *Proc) {
+			m.Lock(p)
+			got = p.Now()
+			m.Unlock(p)
+		})
+		s.Run(Forever)
+		s.Close()
+		if got != c.want {
+			t.Errorf("hold %v: spinner got the mutex at %v, want %v", c.hold, got, c.want)
+		}
+	}
+}

@@ -127,7 +127,11 @@ type Costs struct {
 	BlockScan    Duration `yaml:"block_scan"`
 	PageFree     Duration `yaml:"page_free"`      // removing one page from LRU/hash/flush list and freeing it
 	PageFlushCPU Duration `yaml:"page_flush_cpu"` // CPU to prepare one page write (checksum, doublewrite copy)
-	SortRow      Duration `yaml:"sort_row"`       // one row through the DDL sort (key extract + compare share)
+	SortRow      Duration `yaml:"sort_row"`       // one compare level of the DDL's in-memory run sort, on cached entries
+	// SortRowMiss is one compare level of the run sort above the sorting thread's share of the
+	// last-level cache (entries fetched from DRAM, the misses overlapped by the CPU); 0 = the
+	// larger of list_node and sort_row.
+	SortRowMiss  Duration `yaml:"sort_row_miss,omitempty"`
 	MergeRow     Duration `yaml:"merge_row"`      // one row through one merge pass
 	LoadRow      Duration `yaml:"load_row"`       // one row appended by the bulk loader
 	Connect      Duration `yaml:"connect"`        // server-side CPU of connect + auth + disconnect

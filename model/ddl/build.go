@@ -118,6 +118,7 @@ func (p *pool) NewPages(pr *sim.Proc, index int, n int64) (rest int64) {
 	if !p.bulk {
 		for k := k0 + rest; k < k0+n; k++ {
 			t.NewPage(newPageID(ix, k))
+			p.srv.FlushEvent() // a new page of the bulk load: os_event_set(buf_flush_event)
 		}
 		t.Pay()
 		return rest
@@ -132,6 +133,7 @@ func (p *pool) NewPages(pr *sim.Proc, index int, n int64) (rest int64) {
 			buf[m] = newPageID(ix, k)
 		}
 		t.NewPages(buf[:m])
+		p.srv.FlushEvent()
 	}
 	t.Pay()
 	return rest
@@ -203,13 +205,23 @@ func AggregateBuild(srv *server.Server, ev config.DDLEvent) (indexbuild.Env, ind
 	tab := tabs[0]
 	var idx []indexbuild.Index
 	for _, d := range tab.NewIndexes(ci.Columns, max(ci.Indexes, 1)) {
-		idx = append(idx, indexbuild.Index{Name: d.Name, KeyBytes: int64(d.EntryBytes)})
+		idx = append(idx, indexbuild.Index{Name: d.Name, KeyBytes: int64(d.EntryBytes), Fields: entryFields(d.Columns)})
 	}
 	env := (&pool{}).env(srv)
 	env.Pool = nil
 	spec := buildSpec(srv, tab, idx)
 	spec.Engine, spec.OneAtATime = ci.Engine, ci.OneAtATime
 	return env, spec, nil
+}
+
+// entryFields is a secondary-index entry's field count: its key columns and the one-column
+// primary key of every modelled table kind (0 when the columns are not known: the build's
+// default of two).
+func entryFields(columns []string) int {
+	if len(columns) == 0 {
+		return 0
+	}
+	return len(columns) + 1
 }
 
 func addBuildPhases(r *Result, b indexbuild.Result) {

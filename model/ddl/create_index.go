@@ -47,7 +47,7 @@ func (o *CreateIndex) Check(sc *config.Scenario, c *config.Checker) {
 func (o *CreateIndex) Stages() []Stage {
 	return []Stage{
 		{Name: "prepare", MDL: server.MDLExclusive},
-		{Name: "build", MDL: server.MDLSharedUpgradable, Phases: []string{"scan", "merge", "load", "observer_flush", "row_log_apply"}},
+		{Name: "build", MDL: server.MDLSharedUpgradable, Phases: []string{"scan", "merge", "merge_pass_*", "load", "observer_flush", "row_log_apply"}},
 		{Name: "commit", MDL: server.MDLExclusive},
 	}
 }
@@ -60,7 +60,7 @@ func (o *CreateIndex) Run(x *Exec) {
 	var idx []indexbuild.Index
 	var dst []*schema.Index
 	for _, d := range tab.NewIndexes(o.Columns, n) {
-		idx = append(idx, indexbuild.Index{Name: d.Name, KeyBytes: int64(d.EntryBytes)})
+		idx = append(idx, indexbuild.Index{Name: d.Name, KeyBytes: int64(d.EntryBytes), Fields: entryFields(d.Columns)})
 		ix := schema.NewIndex(tab.Name+"."+d.Name, tab.Space, sp.NextPage, tab.Rows, d.EntryBytes, d.EntryBytes, srv.PageSize)
 		ix.Columns = d.Columns
 		sp.NextPage += uint32(ix.Pages)

@@ -9,6 +9,7 @@ package ddl
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/metrics"
@@ -30,6 +31,8 @@ type Operation interface {
 }
 
 // Stage is one part of a statement: the MDL it holds on its table and the phases it reports.
+// A phase name ending in "*" stands for a numbered family ("merge_pass_*": merge_pass_1,
+// merge_pass_2, ...); DeclaresPhase matches it.
 type Stage struct {
 	Name   string
 	MDL    server.MDL
@@ -46,6 +49,16 @@ func PhaseNames(op Operation) []string {
 		out = append(out, s.Phases...)
 	}
 	return out
+}
+
+// DeclaresPhase reports whether name is among declared (PhaseNames), patterns included.
+func DeclaresPhase(declared []string, name string) bool {
+	for _, d := range declared {
+		if d == name || strings.HasSuffix(d, "*") && strings.HasPrefix(name, strings.TrimSuffix(d, "*")) {
+			return true
+		}
+	}
+	return false
 }
 
 // Result is one statement's outcome in virtual time.

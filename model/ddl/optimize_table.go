@@ -22,7 +22,7 @@ type OptimizeTable struct {
 func (o *OptimizeTable) Stages() []Stage {
 	return []Stage{
 		{Name: "prepare", MDL: server.MDLExclusive},
-		{Name: "build", MDL: server.MDLSharedUpgradable, Phases: []string{"scan", "merge", "load", "observer_flush", "row_log_apply"}},
+		{Name: "build", MDL: server.MDLSharedUpgradable, Phases: []string{"scan", "merge", "merge_pass_*", "load", "observer_flush", "row_log_apply"}},
 		{Name: "commit", MDL: server.MDLExclusive, Phases: []string{"free_pages", "drop"}},
 	}
 }
@@ -32,10 +32,10 @@ func (o *OptimizeTable) Run(x *Exec) {
 	nsp := srv.Spaces.New(tab.Name + "#new")
 	nt := tab.Fresh(nsp.ID)
 	nsp.Table, nsp.NextPage = nt, nt.NextPage
-	idx := []indexbuild.Index{{Name: "PRIMARY", KeyBytes: int64(nt.Primary.RecordBytes)}}
+	idx := []indexbuild.Index{{Name: "PRIMARY", KeyBytes: int64(nt.Primary.RecordBytes), Clustered: true}}
 	dst := []*schema.Index{nt.Primary}
 	for _, s := range nt.Secondary {
-		idx = append(idx, indexbuild.Index{Name: s.Name, KeyBytes: int64(s.RecordBytes)})
+		idx = append(idx, indexbuild.Index{Name: s.Name, KeyBytes: int64(s.RecordBytes), Fields: entryFields(s.Columns)})
 		dst = append(dst, s)
 	}
 	if !x.Enter("build") {

@@ -103,13 +103,19 @@ func splitRows(rows int64, t, n int) int64 {
 	return q
 }
 
-// indexPages is the page count of a bulk-loaded index of rows entries: leaves filled to
-// 15/16 (innodb_fill_factor 100 leaves 1/16 free, btr0load.cc) and the node-pointer levels.
+// indexPages is the page count of a bulk-loaded index of rows entries and its node-pointer
+// levels. With innodb_fill_factor at its default of 100, a clustered index keeps
+// dict_index_get_space_reserve() = 1/16 of each page free; a secondary index reserves
+// page × (100 − fill_factor)/100 = nothing and is filled to the brim (Page_load /
+// PageBulk::isSpaceAvailable).
 func indexPages(rows int64, ix Index, pageSize int64) int64 {
 	if rows <= 0 {
 		return 1
 	}
-	usable := pageSize*15/16 - 128                // FIL header/trailer, page header, infimum/supremum
+	usable := pageSize - 128 // FIL header/trailer, page header, infimum/supremum
+	if ix.Clustered {
+		usable = pageSize*15/16 - 128
+	}
 	perLeaf := max(1, usable/(ix.KeyBytes+5+1))   // 5-byte record header, ~1 byte of page directory
 	perNode := max(2, usable/(ix.KeyBytes+4+5+1)) // node pointer: key + child page number
 	pages := ceilDiv(rows, perLeaf)
@@ -121,15 +127,15 @@ func indexPages(rows int64, ix Index, pageSize int64) int64 {
 	return total
 }
 
-// sortNs is the CPU, in ns, of merge-sorting n entries of entryMem bytes in memory
-// (ddl0buffer.cc merge_sort, row_merge_buf_sort; MyRocks' offset tree costs the same
+// sortNs is the CPU, in ns, of merge-sorting n entries taking footprint bytes of memory
+// each (ddl0buffer.cc merge_sort, row_merge_buf_sort; MyRocks' offset tree costs the same
 // log2 n compares per entry). Each entry pays one SortRow for its key extraction and copy,
 // plus one compare per level. The top-down merge sort of a sub-range only touches entries
 // that were adjacent when added, so a level whose sub-ranges (2^level entries) fit in the
 // sorting thread's share of the last-level cache compares cached data (SortRow); above
-// that every compare chases a pointer into a buffer larger than the cache (ListNode, a
-// DRAM miss).
-func (b *build) sortNs(n, entryMem int64, sorters int) float64 {
+// that every compare fetches entries from DRAM (SortRowMiss, measured by model/calib's
+// BenchmarkKeySortBuffer).
+func (b *build) sortNs(n, footprint int64, sorters int) float64 {
 	if n <= 0 {
 		return 0
 	}
@@ -137,13 +143,22 @@ func (b *build) sortNs(n, entryMem int64, sorters int) float64 {
 	levels := ceilLog2(n)
 	share := b.env.CacheBytes / int64(max(1, sorters))
 	inCache := int64(0)
-	if share > entryMem {
-		inCache = int64(math.Floor(math.Log2(float64(share) / float64(entryMem))))
+	if share > footprint {
+		inCache = int64(math.Floor(math.Log2(float64(share) / float64(footprint))))
 	}
 	inCache = min(max(inCache, 0), levels)
-	miss := max(float64(c.ListNode), float64(c.SortRow))
+	miss := float64(c.SortRowMiss)
+	if miss == 0 {
+		miss = max(float64(c.ListNode), float64(c.SortRow))
+	}
 	return float64(n) * (float64(1+inCache)*float64(c.SortRow) + float64(levels-inCache)*miss)
 }
+
+// sortFootprint is the memory one entry of index ix takes in a key buffer, whatever the
+// version's accounting charges (Spec.overhead): its data, a dfield_t per field, and its
+// pointers in the tuple array and the sort's auxiliary array (8.0.18's mtuple_t arrays, the
+// same in ddl0buffer.cc).
+func sortFootprint(ix Index) int64 { return ix.KeyBytes + dfieldBytes*int64(max(1, ix.Fields)) + 16 }
 
 // IndexPages is the page count (all levels) of index ix bulk-loaded with rows entries: the
 // pages a build creates for it (Pool.NewPages calls add up to this).

@@ -8,10 +8,15 @@ import (
 	"github.com/ddlsim/ddlsim/sim"
 )
 
-// cleaners are the page cleaner threads (buf0flu.cc, 8.0): a coordinator computes how many
-// pages to flush each second (page_cleaner_flush_pages_recommendation) and every instance gets
-// an LRU flush (down to innodb_lru_scan_depth free pages) and a flush-list batch. The
-// coordinator and innodb_page_cleaners-1 workers share the instances.
+// cleaners are the page cleaner threads (buf0flu.cc, 8.0: buf_flush_page_cleaner_coordinator,
+// pc_request / pc_flush_slot / pc_wait_finished). Every round gives each instance (a slot) an
+// LRU batch (buf_flush_LRU_list, down to innodb_lru_scan_depth free pages); a round that
+// follows the 1 s timeout also computes page_cleaner_flush_pages_recommendation and gives each
+// instance a flush-list batch of its share. A round woken early by buf_flush_event — a new
+// leaf of a bulk load, a thread that found no free block — is LRU-only (pc_request(0)), and
+// rounds follow each other at once while the event keeps being set. A round lasts as long as
+// its slowest slot (pc_wait_finished). The coordinator and innodb_page_cleaners-1 workers
+// share the slots.
 type cleaners struct {
 	s       *Server
 	threads []*Thread
@@ -20,6 +25,11 @@ type cleaners struct {
 	coord   *Thread
 	idle    []*Thread
 	asleep  bool
+	// signaled: buf_flush_event was set since the coordinator last reset it (the next
+	// pc_sleep_if_needed returns at once).
+	signaled bool
+	// listRound: this round's slots also run their flush-list batch (perInst).
+	listRound bool
 
 	// adaptive-flushing state (srv_flushing_avg_loops = 30)
 	prevLSN     uint64
@@ -58,14 +68,20 @@ func (s *Server) StartBackground() {
 	}
 }
 
-// kick wakes a sleeping coordinator early (buf_flush_event).
-// kick wakes the page cleaners; before StartBackground (a server driven by a test) there are
-// none to wake.
+// kick is os_event_set(buf_flush_event): it wakes a sleeping coordinator early, or makes its
+// next wait return at once; before StartBackground (a server driven by a test) there are no
+// cleaners to wake.
 func (c *cleaners) kick() {
 	if c != nil {
+		c.signaled = true
 		c.wakeCoordinator()
 	}
 }
+
+// FlushEvent is os_event_set(buf_flush_event) on behalf of a bulk load that finished a leaf
+// page (Btree_load::prepare_space, 8.0.18 BtrBulk::insert: srv_inc_activity_count then
+// os_event_set), or any other caller the source has doing so.
+func (s *Server) FlushEvent() { s.cleaners.kick() }
 
 func (c *cleaners) wakeCoordinator() {
 	if c.asleep {
@@ -77,37 +93,53 @@ func (c *cleaners) wakeCoordinator() {
 func (c *cleaners) coordinator(t *Thread) {
 	s := c.s
 	c.prevLSN = s.Redo.LSN()
+	next := t.Now() + cleanerPeriod
 	for {
-		start := t.Now()
-		c.recommend(t)
-		c.queue = c.queue[:0]
-		for i := range s.Inst {
-			c.queue = append(c.queue, i)
-		}
-		// Wake the workers, then work alongside them until the round is done.
-		for _, w := range c.idle {
-			w.P.Wake(0)
-		}
-		c.idle = c.idle[:0]
-		c.drain(t)
-		for c.working > 0 {
-			c.batchDone = append(c.batchDone, t)
-			t.P.Park()
-		}
-		// pc_sleep_if_needed: sleep until a second has passed since the round began,
-		// unless the redo log is past the sync point (furious flushing).
-		if s.Redo.Age() > s.Redo.SyncAge {
-			t.Sleep(10 * sim.Millisecond)
-			continue
-		}
-		next := start + cleanerPeriod
-		if next > t.Now() {
+		// pc_sleep_if_needed (a busy server: srv_check_activity is true): wait for
+		// buf_flush_event until next_loop_time; a set event returns at once.
+		if !c.signaled && t.Now() < next {
 			t.Pay()
 			c.asleep = true
 			ev := s.Sim.At(next, c.wakeCoordinator)
 			t.P.Park()
 			s.Sim.Cancel(ev)
 		}
+		c.signaled = false // os_event_reset
+		timeout := t.Now() >= next
+		if timeout {
+			next = t.Now() + cleanerPeriod
+		}
+		// The sync flush (log_free_check past the sync point) and the timeout round flush
+		// the lists; a round woken by the event alone is LRU-only.
+		sync := s.Redo.Age() > s.Redo.SyncAge
+		c.listRound = timeout || sync
+		if c.listRound {
+			c.recommend(t)
+		}
+		c.round(t)
+		if s.Redo.Age() > s.Redo.SyncAge {
+			// furious flushing: no sleep while the redo log is past the sync point.
+			t.Sleep(10 * sim.Millisecond)
+			c.signaled = true
+		}
+	}
+}
+
+// round is pc_request + pc_flush_slot until no slot is left + pc_wait_finished.
+func (c *cleaners) round(t *Thread) {
+	c.queue = c.queue[:0]
+	for i := range c.s.Inst {
+		c.queue = append(c.queue, i)
+	}
+	// Wake the workers, then work alongside them until the round is done.
+	for _, w := range c.idle {
+		w.P.Wake(0)
+	}
+	c.idle = c.idle[:0]
+	c.drain(t)
+	for c.working > 0 {
+		c.batchDone = append(c.batchDone, t)
+		t.P.Park()
 	}
 }
 
@@ -130,7 +162,9 @@ func (c *cleaners) drain(t *Thread) {
 		c.working++
 		in := c.s.Inst[i]
 		c.flushLRU(t, in)
-		c.flushList(t, in, c.perInst[i])
+		if c.listRound {
+			c.flushList(t, in, c.perInst[i])
+		}
 		c.working--
 	}
 	if c.working == 0 {
@@ -226,23 +260,25 @@ func (c *cleaners) recommend(t *Thread) {
 	}
 }
 
-// flushLRU is buf_flush_LRU_list: from the LRU tail, free clean pages and write dirty ones
-// until the free list holds lru_scan_depth pages or that many nodes were scanned.
+// flushLRU is buf_flush_LRU_list → buf_flush_batch(LRU) → buf_flush_LRU_list_batch: from the
+// LRU tail, free clean pages and dispatch dirty ones until the free list holds lru_scan_depth
+// pages or that many nodes were scanned. LRU_list_mutex is taken on every call, even when the
+// free list is already full (the loop condition is the check), and released and re-taken
+// around every page freed (buf_LRU_free_page drops it) or dispatched for writing; it is held
+// continuously only over pages skipped.
 func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 	s := c.s
 	bp := in.BP
 	depth := s.Sc.MySQL.LRUScanDepth
-	want := depth - bp.FreeLen()
-	if want <= 0 {
-		return
-	}
 	t.Lock(in.LRU)
+	want := depth - bp.FreeLen()
 	var dirty []bufpool.FrameID
 	var ahi pendingAHI
 	scanned := 0
 	for f := bp.LRUTail(); f != bufpool.Nil && scanned < want; {
 		prev := bp.LRUPrev(f)
 		scanned++
+		t.Charge(s.Costs.ListNode)
 		switch {
 		case bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0:
 		case s.policy.Stale(in, f) || !bp.IsDirty(f):
@@ -257,39 +293,60 @@ func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 			bp.Remove(f, true)
 			t.Charge(s.Costs.PageFree)
 			s.Stats.CleanerLRUEvicted++
+			// buf_LRU_free_page released the mutex; the batch takes it again and goes on
+			// from its hazard pointer (moved on if that page left the LRU meanwhile).
+			bp.SetLRUHP(prev)
+			t.Unlock(in.LRU)
+			ahi.pay(t)
+			ahi = pendingAHI{}
+			t.Lock(in.LRU)
+			prev = bp.LRUHP()
 		default:
 			bp.SetIOFix(f, bufpool.IOWrite)
 			dirty = append(dirty, f)
+			// buf_flush_page_and_try_neighbors(LRU) releases LRU_list_mutex around the dispatch.
+			bp.SetLRUHP(prev)
+			t.Unlock(in.LRU)
+			t.Lock(in.LRU)
+			prev = bp.LRUHP()
 		}
 		f = prev
 	}
-	t.Charge(sim.Time(scanned) * s.Costs.ListNode)
+	bp.SetLRUHP(bufpool.Nil)
 	t.Unlock(in.LRU)
 	ahi.pay(t)
 	c.write(t, in, dirty)
 }
 
-// flushList is buf_flush_do_batch(BUF_FLUSH_LIST): write the n oldest dirty pages. The real
-// batch io-fixes a page only when it adds it to the doublewrite buffer, and a full buffer
-// (srv_doublewrite_batch_size pages) is written before more pages are picked, so a page stays
-// io-fixed (blocking writers of it) for one doublewrite batch, not for the whole flush batch:
-// the model picks and writes one doublewrite batch at a time.
+// flushList is buf_flush_do_batch(BUF_FLUSH_LIST) → buf_do_flush_list_batch: dispatch the n
+// oldest dirty pages from the flush-list tail. flush_list_mutex is released and re-taken
+// around every page dispatched (buf_flush_page_and_try_neighbors) and held continuously only
+// over pages skipped (io-fixed or buffer-fixed). A page is io-fixed when it is added to the
+// doublewrite buffer, and a full buffer (srv_doublewrite_batch_size pages) is written before
+// more are dispatched, so a page stays io-fixed for one doublewrite batch, not the whole
+// flush batch.
 func (c *cleaners) flushList(t *Thread, in *Instance, n int) {
 	s := c.s
 	bp := in.BP
 	for n > 0 {
 		t.Lock(in.Flush)
 		var pages []bufpool.FrameID
-		scanned := 0
-		for f := bp.FlushOldest(); f != bufpool.Nil && len(pages) < min(n, doublewriteBatch); f = bp.FlushNewer(f) {
-			scanned++
+		for f := bp.FlushOldest(); f != bufpool.Nil && len(pages) < min(n, doublewriteBatch); {
+			t.Charge(s.Costs.ListNode)
 			if bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0 {
+				f = bp.FlushNewer(f)
 				continue
 			}
 			bp.SetIOFix(f, bufpool.IOWrite)
 			pages = append(pages, f)
+			// Released around the dispatch; the walk goes on from the hazard pointer (the
+			// next newer page), or from the tail when that page has left the list meanwhile.
+			bp.SetFlushHP(bp.FlushNewer(f))
+			t.Unlock(in.Flush)
+			t.Lock(in.Flush)
+			f = bp.FlushHP()
 		}
-		t.Charge(sim.Time(scanned) * s.Costs.ListNode)
+		bp.SetFlushHP(bufpool.Nil)
 		t.Unlock(in.Flush)
 		if len(pages) == 0 {
 			return

@@ -35,13 +35,19 @@ func newInstance(s *Server, id int, frames int) *Instance {
 }
 
 // NewMutex is an InnoDB ib_mutex_t (TTASEventMutex) on this server's cores: contended, it spins
-// (costs.mutex_spin) then sleeps; unlock wakes every sleeper and running threads may barge.
+// (costs.mutex_spin, in syncSpinLoops rounds with a look at the lock word after each) then
+// sleeps; unlock wakes every sleeper and running threads may barge.
 // The server keeps every mutex it makes, for reports (Mutexes).
 func (s *Server) NewMutex(name string) *sim.Mutex {
-	m := sim.NewMutex(s.Sim, name, sim.MutexOptions{Cores: s.Cores, Spin: s.Costs.MutexSpin, Handoff: s.Costs.MutexHandoff, WakeAll: true})
+	m := sim.NewMutex(s.Sim, name, sim.MutexOptions{Cores: s.Cores, Spin: s.Costs.MutexSpin, SpinRounds: syncSpinLoops, Handoff: s.Costs.MutexHandoff, WakeAll: true})
 	s.mutexes = append(s.mutexes, m)
 	return m
 }
+
+// syncSpinLoops is innodb_sync_spin_loops (default 30): the rounds of TTASEventMutex::is_free,
+// each a ut_delay of up to innodb_spin_wait_delay (6) × the pause multiplier, after which the
+// spinner looks at the lock word; costs.mutex_spin is all 30 rounds.
+const syncSpinLoops = 30
 
 // Mutexes lists every mutex made by NewMutex, in creation order.
 func (s *Server) Mutexes() []*sim.Mutex {
