@@ -136,7 +136,6 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 			// buf_page_get_gen buffer-fixes the page: it cannot be evicted while this
 			// thread may block (make-young, flush-list insert).
 			bp.Fix(f)
-			defer bp.Unfix(f)
 			if bp.Touch(f, nowMs(t.Now())) {
 				// buf_page_make_young: LRU mutex.
 				t.Lock(in.LRU)
@@ -150,6 +149,10 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 			if write {
 				t.dirty(in, f)
 			}
+			// Unfixed here rather than deferred: a defer inside the loop is heap-allocated
+			// on every hit. A body unwound by Sim.Close leaves the fix, as it leaves the
+			// mutexes it held; nothing reads the pool after Close.
+			bp.Unfix(f)
 			return
 		}
 		f = t.readIn(in, pid, true)
