@@ -54,10 +54,11 @@ type slot struct {
 //	s.Spawn("worker", "fg", func(p *sim.Proc) { p.Sleep(sim.Millisecond) })
 //	s.Run(10 * sim.Second)
 type Sim struct {
-	now   Time
-	seed  uint64
-	seq   uint64
-	fired uint64
+	now     Time
+	seed    uint64
+	seq     uint64
+	fired   uint64
+	resumes uint64 // coroutine resumes (performance reporting)
 
 	heap  []entry // heap[heapPad:] is a 4-ary min-heap on (at, key)
 	slots []slot
@@ -96,6 +97,10 @@ func (s *Sim) Pending() int {
 	return len(s.heap) - heapPad
 }
 func (s *Sim) EventsFired() uint64 { return s.fired }
+
+// Resumes is the number of times a process's coroutine was resumed (each is two coroutine
+// switches); events that run kernel continuations do not resume one.
+func (s *Sim) Resumes() uint64 { return s.resumes }
 
 // Current returns the process whose code is running, or nil inside a plain event.
 func (s *Sim) Current() *Proc { return s.cur }

@@ -21,6 +21,8 @@ type Thread struct {
 	Internal bool
 	// Per-thread counters a caller may read (a DDL's work).
 	Hits, Misses uint64
+	// commitJoin puts the thread in the group commit's waiters (CommitWait), bound once.
+	commitJoin func()
 }
 
 // Spawn starts a server thread running body.
@@ -74,9 +76,15 @@ func (t *Thread) Unlock(m *sim.Mutex) {
 	m.Unlock(t.P)
 }
 
-// Sleep pays outstanding CPU, then sleeps without a core.
+// Sleep pays outstanding CPU, then sleeps without a core (one coroutine resume for both:
+// sim.Proc.SleepAfterCompute).
 func (t *Thread) Sleep(d sim.Time) {
-	t.Pay()
+	if t.debt > 0 {
+		cpu := t.debt
+		t.debt = 0
+		t.P.SleepAfterCompute(t.S.Cores, cpu, d)
+		return
+	}
 	t.P.Sleep(d)
 }
 
