@@ -6,7 +6,9 @@ import (
 	"github.com/ddlsim/ddlsim/model/server"
 )
 
-// Fullscan is community MySQL 8.0 before 8.0.23 (docs/innodb-source.md §1, §4, §6):
+// Fullscan is the community server's scanning code before lazy drop, as the configured version
+// runs it: the version table (model/version, docs/innodb-source.md §8) gives each operation's
+// steps. For 8.0.18 (the seed's server, docs/innodb-source.md §1, §4, §6):
 //   - DROP/TRUNCATE TABLE: btr_drop_ahi_for_table, then BUF_REMOVE_FLUSH_NO_WRITE (a
 //     flush-list walk per instance unlinking the space's dirty pages; the LRU keeps the rest);
 //   - DISCARD, temp-tablespace and undo truncation: BUF_REMOVE_ALL_NO_WRITE (an AHI walk and a
@@ -14,6 +16,10 @@ import (
 //   - FLUSH FOR EXPORT, encryption, observer flushes: BUF_REMOVE_FLUSH_WRITE, restarting from
 //     the flush-list tail after every flushed page; the observer first counts its pages with a
 //     full flush-list walk.
+//
+// 5.5 before 5.5.23 invalidates with two LRU walks, 5.5.23 – 5.7 DROP walks the flush list
+// only (the pages were freed one by one before), 5.5/5.6 TRUNCATE is ALL_NO_WRITE; on 8.0.23+
+// (which is lazy itself) fullscan is the what-if of 8.0.22's scans.
 type Fullscan struct {
 	name  string
 	flush server.FlushOptions
@@ -24,7 +30,8 @@ type Fullscan struct {
 // default its comment gives.
 type FullscanParams struct {
 	// Restart: after each flushed page the FLUSH_WRITE walk restarts from the tail (8.0.18's
-	// `goto rescan`; default true). false gives the later pin-and-continue walk.
+	// `goto rescan`; default: true, except for versions that pin — 8.4, MariaDB). false gives
+	// the pin-and-continue walk.
 	Restart *bool `yaml:"restart,omitempty"`
 	// Yield: buf_flush_try_yield every 1024 pages (default true).
 	Yield *bool `yaml:"yield,omitempty"`
@@ -39,9 +46,7 @@ func (*FullscanParams) Check(*config.Scenario, *config.Checker)     {}
 func fullscanOf(srv *server.Server, params config.Params, name string) Fullscan {
 	p := params.(*FullscanParams)
 	progress := srv.Sc.MySQL.AlterTableProgress == nil || *srv.Sc.MySQL.AlterTableProgress
-	return Fullscan{name: name,
-		flush: server.FlushOptions{Write: true, RestartFromTail: opt(p.Restart, true), NoYield: !opt(p.Yield, true)},
-		count: opt(p.CountPass, progress)}
+	return Fullscan{name: name, flush: flushOptions(srv, p), count: opt(p.CountPass, progress)}
 }
 
 func newFullscan(srv *server.Server, params config.Params) (server.Policy, error) {
@@ -55,31 +60,8 @@ func (f *Fullscan) Traits() server.Traits { return server.Traits{} }
 
 func (f *Fullscan) Stale(*server.Instance, bufpool.FrameID) bool { return false }
 
-func (f *Fullscan) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st server.ScanStats) {
-	switch op {
-	case server.OpDropTable, server.OpTruncateTable:
-		if t.S.V57 && op == server.OpTruncateTable {
-			return f.removeAll(t, sp) // 5.7 truncates in place: ALL_NO_WRITE
-		}
-		if t.S.AHI {
-			st.Add(t.DropAHIForTable(sp.ID))
-		}
-		for _, in := range t.S.Inst {
-			st.Add(t.FlushDirtyPages(in, server.FlushTarget{Space: sp.ID}, server.FlushOptions{}))
-		}
-		return st
-	default: // discard, temp truncation, undo truncation
-		return f.removeAll(t, sp)
-	}
-}
-
-// removeAll is buf_LRU_flush_or_remove_pages(BUF_REMOVE_ALL_NO_WRITE), instance by instance.
-func (f *Fullscan) removeAll(t *server.Thread, sp *server.Space) (st server.ScanStats) {
-	for _, in := range t.S.Inst {
-		st.Add(t.DropAHIForTablespace(in, sp.ID))
-		st.Add(t.RemoveAllPages(in, sp.ID))
-	}
-	return st
+func (f *Fullscan) DropPages(t *server.Thread, sp *server.Space, op server.Op) server.ScanStats {
+	return runSteps(t, sp, path(t, "fullscan", op).Steps, f.flush)
 }
 
 func (f *Fullscan) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op server.Op) (st server.ScanStats) {

@@ -30,9 +30,10 @@ func (l *Lazy) Stale(in *server.Instance, f bufpool.FrameID) bool {
 	return sp != nil && (sp.Deleted || uint16(sp.Version) != in.BP.SpaceVersion(f))
 }
 
-func (l *Lazy) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st server.ScanStats) {
-	if (op == server.OpDropTable || op == server.OpTruncateTable) && t.S.AHI {
-		st.Add(t.DropAHIForTable(sp.ID))
-	}
-	return st
+// DropPages runs the version's lazy path (MySQL 8.0.23+: btr_drop_ahi_for_table for DROP and
+// TRUNCATE, then nothing; MariaDB 10.6+: nothing for DROP/TRUNCATE, its AHI dropped as pages
+// are evicted, and buf_flush_remove_pages for DISCARD); on older versions the what-if of
+// 8.0.23's.
+func (l *Lazy) DropPages(t *server.Thread, sp *server.Space, op server.Op) server.ScanStats {
+	return runSteps(t, sp, path(t, "lazy", op).Steps, l.flush)
 }

@@ -20,6 +20,8 @@ var registry = []Entry{
 		New: func() config.Params { return new(FullscanParams) }}, newFullscan},
 	{config.Kind{Name: "lazy", Doc: "8.0.23+ lazy drop: space versions, no scan for drop/truncate; flushes still scan",
 		New: func() config.Params { return new(FullscanParams) }}, newLazy},
+	{config.Kind{Name: "percona_lazy", Doc: "Percona Server 5.5 innodb_lazy_drop_table: DROP marks the pages (one LRU walk + a chunk AHI pass), frees them when met",
+		New: func() config.Params { return new(FullscanParams) }}, newPerconaLazy},
 	{config.Kind{Name: "indexed", Doc: "Faster DDL (inferred): per-space/observer page index, batch flush, short holds",
 		New: func() config.Params { return new(IndexedParams) }}, newIndexed},
 }

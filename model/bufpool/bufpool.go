@@ -90,6 +90,7 @@ type Instance struct {
 	lruNext   []FrameID // towards the tail; the free list's link while free
 	flags     []uint8
 	fix       []uint16 // buf_fix_count
+	helps     []uint8  // block->n_hash_helps (saturating): searches that the AHI would have served
 	observer  []uint16 // flush observer id, 0 = none
 	version   []uint16 // space version the page was read under (lazy drop)
 	oldestMod []uint64 // oldest_modification LSN; 0 when clean
@@ -156,6 +157,7 @@ func New(frames int, oldPct int) *Instance {
 		lruNext:   make([]FrameID, n),
 		flags:     make([]uint8, n),
 		fix:       make([]uint16, n),
+		helps:     make([]uint8, n),
 		observer:  make([]uint16, n),
 		version:   make([]uint16, n),
 		oldestMod: make([]uint64, n),
@@ -249,13 +251,32 @@ func (in *Instance) FirstAccessMs(f FrameID) (ms uint32, ok bool) {
 // HasAHI reports whether adaptive-hash-index entries point to f (block->index != NULL).
 func (in *Instance) HasAHI(f FrameID) bool { return in.flags[f]&flAHI != 0 }
 
-// SetAHI marks or clears f's adaptive-hash-index entries.
+// SetAHI marks or clears f's adaptive-hash-index entries (block->index). The space's count of
+// such pages (SpaceAHI) follows.
 func (in *Instance) SetAHI(f FrameID, on bool) {
+	was := in.flags[f]&flAHI != 0
+	if on == was {
+		return
+	}
 	if on {
 		in.flags[f] |= flAHI
+		in.spaceOf(f).ahi++
 	} else {
 		in.flags[f] &^= flAHI
+		in.spaceOf(f).ahi--
 	}
+}
+
+// Helps is f's n_hash_helps: searches of its page that its AHI recommendation would have
+// served, saturating at 255.
+func (in *Instance) Helps(f FrameID) int { return int(in.helps[f]) }
+
+// Help counts one more such search of f and returns the new count.
+func (in *Instance) Help(f FrameID) int {
+	if in.helps[f] < 255 {
+		in.helps[f]++
+	}
+	return int(in.helps[f])
 }
 
 // IOFix is f's io_fix state.
@@ -330,6 +351,7 @@ func (in *Instance) AddToLRU(f FrameID, p PageID, old bool) {
 	h.clock = 0 // buf_page_init: freed_page_clock = 0
 	in.flags[f] = flInLRU
 	in.fix[f] = 0
+	in.helps[f] = 0
 	in.observer[f] = 0
 	in.version[f] = 0
 	in.oldestMod[f] = 0
@@ -351,6 +373,7 @@ func (in *Instance) Remove(f FrameID, tick bool) {
 	if in.flags[f]&flDirty != 0 {
 		in.MarkClean(f)
 	}
+	in.SetAHI(f, false) // the caller has dropped the entries (and paid for it)
 	in.hashDelete(f)
 	in.lruRemove(f)
 	in.spaceRemove(f)
@@ -498,7 +521,7 @@ func (in *Instance) AddPagesOld(pages []PageID, ahi bool) {
 			f := in.TakeFree()
 			in.AddToLRU(f, p, true)
 			if ahi {
-				in.flags[f] |= flAHI
+				in.SetAHI(f, true)
 			}
 		}
 	}

@@ -194,12 +194,15 @@ func (in *Instance) Check() error {
 	}
 
 	// Spaces.
-	type agg struct{ n, dirty int32 }
+	type agg struct{ n, dirty, ahi int32 }
 	want := map[uint32]agg{}
 	obsDirty := make([]int32, len(in.obs))
 	for f := in.lruHead; f != Nil; f = in.lruNext[f] {
 		a := want[in.hot[f].key.Space()]
 		a.n++
+		if in.flags[f]&flAHI != 0 {
+			a.ahi++
+		}
 		if in.flags[f]&flDirty != 0 {
 			a.dirty++
 			if o := in.observer[f]; o != 0 {
@@ -227,8 +230,8 @@ func (in *Instance) Check() error {
 			bad("space %d: pages in LRU but no record", id)
 			continue
 		}
-		if sp.id != id || sp.n != a.n || sp.dirty != a.dirty {
-			bad("space %d: record (id %d, n %d, dirty %d), counted (%d, %d)", id, sp.id, sp.n, sp.dirty, a.n, a.dirty)
+		if sp.id != id || sp.n != a.n || sp.dirty != a.dirty || sp.ahi != a.ahi {
+			bad("space %d: record (id %d, n %d, dirty %d, ahi %d), counted (%d, %d, %d)", id, sp.id, sp.n, sp.dirty, sp.ahi, a.n, a.dirty, a.ahi)
 		}
 		var m, d int32
 		p := Nil

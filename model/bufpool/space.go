@@ -14,6 +14,7 @@ type spaceRec struct {
 	dirtyTail FrameID // oldest dirty member, Nil if none
 	n         int32   // members (pages of the space in the LRU)
 	dirty     int32
+	ahi       int32 // members with AHI entries (the table's index->search_info->ref_count share)
 }
 
 type obsRec struct {
@@ -130,6 +131,14 @@ func (in *Instance) spaceClean(f FrameID) {
 func (in *Instance) SpacePages(space uint32) int {
 	if sp := in.lookupSpace(space); sp != nil {
 		return int(sp.n)
+	}
+	return 0
+}
+
+// SpaceAHI is the number of pages of space in this instance with AHI entries.
+func (in *Instance) SpaceAHI(space uint32) int {
+	if sp := in.lookupSpace(space); sp != nil {
+		return int(sp.ahi)
 	}
 	return 0
 }

@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"reflect"
+
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // crossChecks are the judgements that involve more than one field: references between
@@ -21,6 +23,9 @@ func crossChecks(sc *Scenario) []verr {
 		if hw.Memory > 0 && m.BufferPoolSize > hw.Memory {
 			add("mysql.innodb_buffer_pool_size", fmt.Sprintf("expected at most hardware.memory (%s)", hw.Memory), "hardware.memory", "hardware")
 		}
+	}
+	if v, err := version.Parse(m.Version); err == nil && v.Flavor != version.MariaDB && m.LogFilesInGroup == 1 {
+		add("mysql.innodb_log_files_in_group", "expected a value from 2 to 100 (one redo file is MariaDB 10.5+ only)")
 	}
 	if m.IOCapacityMax < m.IOCapacity {
 		add("mysql.innodb_io_capacity_max", fmt.Sprintf("expected at least innodb_io_capacity (%d)", m.IOCapacity), "mysql.innodb_io_capacity")

@@ -1,6 +1,10 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ddlsim/ddlsim/model/version"
+)
 
 // Defaults are MySQL's own (the server's compiled-in values for the version named), so a
 // scenario that leaves a variable out simulates what an unconfigured server would do. Where
@@ -29,9 +33,6 @@ const (
 // release before the lazy-drop rework of 8.0.23, i.e. the behaviour the seed figures show.
 const DefaultVersion = "8.0.18"
 
-// DefaultPolicy is the buffer-pool policy of community MySQL before 8.0.23.
-const DefaultPolicy = "fullscan"
-
 // ApplyDefaults fills every field left at its zero value. Loading calls it with knowledge of
 // which fields were written (so an explicit 0 stays 0 and validation can reject it); called
 // directly, it treats zero as absent.
@@ -47,7 +48,13 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 	}
 	m := &sc.MySQL
 	def("mysql.version", m.Version == "", func() { m.Version = DefaultVersion })
-	v57 := isVersion57(m.Version)
+	ver, verErr := version.Parse(m.Version)
+	if verErr != nil {
+		ver = version.MustParse(DefaultVersion) // reported by validation; defaults of the default
+	}
+	tr := version.TraitsOf(ver)
+	v5 := ver.InnoDB().Major == 5
+	mariadb := ver.Flavor == version.MariaDB
 
 	def("mysql.innodb_buffer_pool_size", m.BufferPoolSize == 0, func() { m.BufferPoolSize = 128 * MiB })
 	def("mysql.innodb_buffer_pool_instances", m.BufferPoolInstances == 0, func() { m.BufferPoolInstances = 8 })
@@ -55,23 +62,40 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 		// buf_pool_init: "innodb_buffer_pool_instances is ignored when the pool is < 1GiB".
 		m.BufferPoolInstances = 1
 	}
+	if tr.OneInstance {
+		m.BufferPoolInstances = 1 // MariaDB 10.5.1+: one buffer pool (MDEV-15058)
+	}
 	def("mysql.innodb_page_size", m.PageSize == 0, func() { m.PageSize = 16 * KiB })
 	def("mysql.innodb_old_blocks_pct", m.OldBlocksPct == 0, func() { m.OldBlocksPct = 37 })
 	def("mysql.innodb_old_blocks_time", m.OldBlocksTime == 0, func() { m.OldBlocksTime = 1000 * Millisecond })
 	def("mysql.innodb_page_cleaners", m.PageCleaners == 0, func() { m.PageCleaners = 4 })
+	if tr.OneInstance {
+		m.PageCleaners = 1 // one buf_flush_page_cleaner thread
+	}
 	if m.BufferPoolInstances > 0 && m.PageCleaners > m.BufferPoolInstances {
 		m.PageCleaners = m.BufferPoolInstances // MySQL caps cleaners at instances at startup
 	}
 	def("mysql.innodb_io_capacity", m.IOCapacity == 0, func() { m.IOCapacity = 200 })
 	def("mysql.innodb_io_capacity_max", m.IOCapacityMax == 0, func() { m.IOCapacityMax = max(2000, 2*m.IOCapacity) })
 	def("mysql.innodb_lru_scan_depth", m.LRUScanDepth == 0, func() { m.LRUScanDepth = 1024 })
-	def("mysql.innodb_adaptive_hash_index", m.AdaptiveHashIndex == nil, func() { m.AdaptiveHashIndex = ptr(true) })
+	def("mysql.innodb_adaptive_hash_index", m.AdaptiveHashIndex == nil, func() { m.AdaptiveHashIndex = ptr(tr.AHIDefault) })
+	def("mysql.innodb_adaptive_hash_index_parts", m.AdaptiveHashIndexParts == 0, func() { m.AdaptiveHashIndexParts = tr.AHIParts })
+	def("mysql.lock_wait_timeout", m.LockWaitTimeout == 0, func() { m.LockWaitTimeout = Duration(tr.LockWaitTimeout) })
 	def("mysql.innodb_doublewrite", m.Doublewrite == nil, func() { m.Doublewrite = ptr(true) })
-	def("mysql.innodb_log_file_size", m.LogFileSize == 0, func() { m.LogFileSize = 48 * MiB })
-	def("mysql.innodb_log_files_in_group", m.LogFilesInGroup == 0, func() { m.LogFilesInGroup = 2 })
-	// 5.7 shipped 75% / lwm 0; 8.0.3 raised them to 90% / 10%.
-	def("mysql.innodb_max_dirty_pages_pct", m.MaxDirtyPagesPct == 0, func() { m.MaxDirtyPagesPct = pick(v57, 75, 90) })
-	def("mysql.innodb_max_dirty_pages_pct_lwm", m.MaxDirtyPagesPctLWM == 0, func() { m.MaxDirtyPagesPctLWM = pick(v57, 0, 10) })
+	// 5.5 and 5.6.0-5.6.7 shipped 5 MiB redo files, 5.6.8 raised them to 48 MiB; MariaDB
+	// 10.5+ has one redo file of 96 MiB by default.
+	logSize, logFiles := 48*MiB, 2
+	switch {
+	case mariadb:
+		logSize, logFiles = 96*MiB, 1
+	case v5 && ver.InnoDB().Before(5, 6, 8):
+		logSize = 5 * MiB
+	}
+	def("mysql.innodb_log_file_size", m.LogFileSize == 0, func() { m.LogFileSize = logSize })
+	def("mysql.innodb_log_files_in_group", m.LogFilesInGroup == 0, func() { m.LogFilesInGroup = logFiles })
+	// 5.x shipped 75% / lwm 0; 8.0.3 raised them to 90% / 10%; MariaDB 10.5+: 90% / 0.
+	def("mysql.innodb_max_dirty_pages_pct", m.MaxDirtyPagesPct == 0, func() { m.MaxDirtyPagesPct = pick(v5, 75, 90) })
+	def("mysql.innodb_max_dirty_pages_pct_lwm", m.MaxDirtyPagesPctLWM == 0, func() { m.MaxDirtyPagesPctLWM = pick(v5 || mariadb, 0, 10) })
 	def("mysql.innodb_adaptive_flushing_lwm", m.AdaptiveFlushingLWM == 0, func() { m.AdaptiveFlushingLWM = 10 })
 	def("mysql.innodb_flush_log_at_trx_commit", m.FlushLogAtTrxCommit == 0, func() { m.FlushLogAtTrxCommit = 1 })
 	def("mysql.innodb_sort_buffer_size", m.SortBufferSize == 0, func() { m.SortBufferSize = 1 * MiB })
@@ -80,7 +104,9 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 	def("mysql.innodb_parallel_read_threads", m.ParallelReadThreads == 0, func() { m.ParallelReadThreads = 4 })
 	def("mysql.alter_table_progress", m.AlterTableProgress == nil, func() { m.AlterTableProgress = ptr(true) })
 
-	def("policy.name", sc.Policy.Name == "", func() { sc.Policy.Name = DefaultPolicy })
+	// The default policy is the one the version itself runs: community scans before 8.0.23,
+	// lazy drop from 8.0.23 and in MariaDB.
+	def("policy.name", sc.Policy.Name == "", func() { sc.Policy.Name = tr.NativePolicy })
 	def("warm.fill", sc.Warm.Fill == 0, func() { sc.Warm.Fill = 0.95 })
 	def("report.interval", sc.Report.Interval == 0, func() { sc.Report.Interval = Second })
 	if sc.Until.Event != "" {

@@ -137,14 +137,22 @@ type Costs struct {
 	MutexHandoff  Duration `yaml:"mutex_handoff"`  // futex wake-up of a sleeping waiter
 	MutexSpin     Duration `yaml:"mutex_spin"`     // spin before sleeping (innodb_spin_wait_delay x rounds)
 	ContextSwitch Duration `yaml:"context_switch"` // scheduler switch cost charged per time slice
-	AHIDrop       Duration `yaml:"ahi_drop"`       // removing one page's adaptive-hash entries
-	PageFree      Duration `yaml:"page_free"`      // removing one page from LRU/hash/flush list and freeing it
-	PageFlushCPU  Duration `yaml:"page_flush_cpu"` // CPU to prepare one page write (checksum, doublewrite copy)
-	SortRow       Duration `yaml:"sort_row"`       // one row through the DDL sort (key extract + compare share)
-	MergeRow      Duration `yaml:"merge_row"`      // one row through one merge pass
-	LoadRow       Duration `yaml:"load_row"`       // one row appended by the bulk loader
-	Connect       Duration `yaml:"connect"`        // server-side CPU of connect + auth + disconnect
-	TempTableRow  Duration `yaml:"temp_table_row"` // one row into an internal temp table
+	// AHIFold is folding one record for the adaptive hash index (rec_get_offsets + rec_fold),
+	// per record of a page whose entries are built or dropped.
+	AHIFold Duration `yaml:"ahi_fold"`
+	// AHINode is visiting one node of an AHI hash chain (a cache miss on a pool-sized table):
+	// a delete walks 2·(1 + α/2) of them, an insert 1 + α.
+	AHINode Duration `yaml:"ahi_node"`
+	// BlockScan is reading one control block in a sequential pass over a chunk's blocks (not
+	// a list walk: the blocks are contiguous): Percona's lazy-drop AHI pass.
+	BlockScan    Duration `yaml:"block_scan"`
+	PageFree     Duration `yaml:"page_free"`      // removing one page from LRU/hash/flush list and freeing it
+	PageFlushCPU Duration `yaml:"page_flush_cpu"` // CPU to prepare one page write (checksum, doublewrite copy)
+	SortRow      Duration `yaml:"sort_row"`       // one row through the DDL sort (key extract + compare share)
+	MergeRow     Duration `yaml:"merge_row"`      // one row through one merge pass
+	LoadRow      Duration `yaml:"load_row"`       // one row appended by the bulk loader
+	Connect      Duration `yaml:"connect"`        // server-side CPU of connect + auth + disconnect
+	TempTableRow Duration `yaml:"temp_table_row"` // one row into an internal temp table
 	// PageCacheCopy is the CPU to copy one 4 KiB page between the OS page cache and a user
 	// buffer (pread/pwrite of a buffered file: the index build's sort files).
 	PageCacheCopy Duration `yaml:"page_cache_copy,omitempty"`
@@ -156,7 +164,10 @@ type Costs struct {
 
 // MySQL is the configuration subset the model reads, with MySQL's names and defaults.
 type MySQL struct {
-	Version             string   `yaml:"version"` // "5.7.x" or "8.0.x"; selects locking and DDL routines
+	// Version is the server: 5.5.N, 5.6.N, 5.7.N, 8.0.N, 8.4.N, percona-5.x.N or
+	// mariadb-10.11.N (model/version). It selects the mutex layout, the DDL routines, the
+	// defaults and the default policy.
+	Version             string   `yaml:"version"`
 	BufferPoolSize      Size     `yaml:"innodb_buffer_pool_size"`
 	BufferPoolInstances int      `yaml:"innodb_buffer_pool_instances"`
 	PageSize            Size     `yaml:"innodb_page_size"`
@@ -167,6 +178,12 @@ type MySQL struct {
 	IOCapacityMax       int      `yaml:"innodb_io_capacity_max"`
 	LRUScanDepth        int      `yaml:"innodb_lru_scan_depth"`
 	AdaptiveHashIndex   *bool    `yaml:"innodb_adaptive_hash_index"`
+	// AdaptiveHashIndexParts is innodb_adaptive_hash_index_parts: AHI partitions, each with
+	// its own latch and hash table (1 before 5.7.8: the one btr_search_latch).
+	AdaptiveHashIndexParts int `yaml:"innodb_adaptive_hash_index_parts"`
+	// LockWaitTimeout is lock_wait_timeout: how long a statement waits for a metadata lock
+	// before ER_LOCK_WAIT_TIMEOUT.
+	LockWaitTimeout     Duration `yaml:"lock_wait_timeout"`
 	Doublewrite         *bool    `yaml:"innodb_doublewrite"`
 	LogFileSize         Size     `yaml:"innodb_log_file_size"`
 	LogFilesInGroup     int      `yaml:"innodb_log_files_in_group"`

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // Names the model implements. They are exported so `ddlsim list` and the docs print the
@@ -53,7 +55,9 @@ type rule struct {
 // rules are the per-field checks; cross-field checks are in crossChecks.
 var rules = []rule{
 	{"name", nonEmpty},
-	{"mysql.version", matches(versionRe, `expected a version "5.7.N" or "8.0.N"`)},
+	{"mysql.version", validVersion},
+	{"mysql.innodb_adaptive_hash_index_parts", between(1, 512)},
+	{"mysql.lock_wait_timeout", between(Second, 31536000*Second)},
 	{"mysql.innodb_buffer_pool_size", atLeast(5*MiB, "a size of at least 5MiB (MySQL's minimum)")},
 	{"mysql.innodb_buffer_pool_instances", between(1, 64)},
 	{"mysql.innodb_page_size", sizeOneOf(PageSizes)},
@@ -64,7 +68,7 @@ var rules = []rule{
 	{"mysql.innodb_io_capacity_max", atLeast(100, "an integer >= 100")},
 	{"mysql.innodb_lru_scan_depth", atLeast(100, "an integer >= 100")},
 	{"mysql.innodb_log_file_size", atLeast(4*MiB, "a size of at least 4MiB")},
-	{"mysql.innodb_log_files_in_group", between(2, 100)},
+	{"mysql.innodb_log_files_in_group", between(1, 100)}, // 1: MariaDB 10.5+; MySQL's minimum of 2 is checked in crossChecks
 	{"mysql.innodb_max_dirty_pages_pct", between(0, 99.999)},
 	{"mysql.innodb_max_dirty_pages_pct_lwm", between(0, 99.999)},
 	{"mysql.innodb_adaptive_flushing_lwm", between(0, 70)},
@@ -106,9 +110,12 @@ var rules = []rule{
 	{"schedule[*].count", atLeast(0, "an integer >= 0")},
 }
 
-var versionRe = regexp.MustCompile(`^(5\.7|8\.0)\.\d{1,3}$`)
-
-func isVersion57(v string) bool { return strings.HasPrefix(v, "5.7.") }
+func validVersion(v reflect.Value) string {
+	if _, err := version.Parse(v.String()); err != nil {
+		return err.Error()
+	}
+	return ""
+}
 
 func validate(sc *Scenario) []verr {
 	var out []verr

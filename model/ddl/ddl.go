@@ -94,6 +94,7 @@ func (x *Exec) Phase(name string, f func() server.ScanStats) {
 	x.R.PagesFlushed += s.PagesFlushed
 	x.R.PagesFreed += s.PagesFreed
 	x.R.Restarts += s.Restarts
+	x.R.AHIPagesDropped += s.AHIDropped
 }
 
 // Fail ends the statement as failed.

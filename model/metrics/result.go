@@ -65,6 +65,8 @@ type DDLResult struct {
 	PagesFlushed uint64 `json:"pages_flushed"`
 	PagesFreed   uint64 `json:"pages_freed"`
 	Restarts     uint64 `json:"restarts"`
+	// AHIPagesDropped counts pages whose adaptive-hash entries it dropped.
+	AHIPagesDropped uint64 `json:"ahi_pages_dropped"`
 	// Traffic dip while it ran.
 	BaselineTPS      float64 `json:"baseline_tps"`
 	MinTPS           float64 `json:"min_tps"`

@@ -92,30 +92,46 @@ func TestTempTruncationScalesWithPool(t *testing.T) {
 	}
 }
 
-// With the AHI off, DROP TABLE under lazy does no scan and takes almost no time; fullscan
-// still walks the flush list, and lazy with the AHI on still walks the LRU.
-func TestLazyDropWithoutAHI(t *testing.T) {
+// DROP TABLE's AHI cleanup (btr_drop_ahi_for_table) loops while the table has hashed pages:
+// with the AHI off, or with the AHI on but the table never searched, lazy DROP does no scan and
+// takes almost no time; a searched table's hashed pages make it walk the LRU and drop their
+// entries. fullscan still walks the flush list without the AHI.
+func TestDropAHIWalks(t *testing.T) {
 	t.Parallel()
 	drop := "schedule:\n  - {at: 1s, ddl: drop_table, table: big}\n"
-	res := map[string][2]float64{}
+	searchBig := "  - sysbench: {mix: oltp_point_select, threads: 4, tables: big, rand: uniform}\n"
+	type out struct {
+		secs       float64
+		nodes, ahi uint64
+	}
+	res := map[string]out{}
 	for _, c := range []struct {
-		pol string
-		ahi bool
-	}{{"lazy", false}, {"fullscan", false}, {"lazy", true}} {
-		r := run(t, dd{pool: "512MiB", ahi: c.ahi, policy: c.pol, threads: 8, duration: "3s", rest: drop}.yaml())
+		name, pol string
+		ahi       bool
+		rest      string
+	}{
+		{"lazy/ahi=off", "lazy", false, searchBig + drop},
+		{"fullscan/ahi=off", "fullscan", false, searchBig + drop},
+		{"lazy/ahi=on/cold", "lazy", true, drop},
+		{"lazy/ahi=on/searched", "lazy", true, searchBig + drop},
+	} {
+		r := run(t, dd{pool: "512MiB", ahi: c.ahi, policy: c.pol, threads: 8, duration: "3s", rest: c.rest}.yaml())
 		d := ddlOf(t, r, "drop_table")
-		key := fmt.Sprintf("%s/ahi=%v", c.pol, c.ahi)
-		res[key] = [2]float64{phase(d, "drop"), float64(d.NodesVisited)}
-		t.Logf("%s: drop %.6f s, %d nodes, %d freed", key, phase(d, "drop"), d.NodesVisited, d.PagesFreed)
+		res[c.name] = out{phase(d, "drop"), d.NodesVisited, d.AHIPagesDropped}
+		t.Logf("%s: drop %.6f s, %d nodes, %d AHI pages dropped", c.name, phase(d, "drop"), d.NodesVisited, d.AHIPagesDropped)
 	}
-	if l := res["lazy/ahi=false"]; l[1] != 0 || l[0] > 1e-3 {
-		t.Errorf("lazy without AHI: drop took %.6f s and visited %.0f nodes, want ~0", l[0], l[1])
+	for _, k := range []string{"lazy/ahi=off", "lazy/ahi=on/cold"} {
+		if l := res[k]; l.nodes != 0 || l.secs > 1e-3 {
+			t.Errorf("%s: drop took %.6f s and visited %d nodes, want ~0 (no hashed page, no walk)", k, l.secs, l.nodes)
+		}
 	}
-	if f := res["fullscan/ahi=false"]; f[1] < 100 {
-		t.Errorf("fullscan without AHI visited only %.0f nodes (the flush-list walk is missing)", f[1])
+	if f := res["fullscan/ahi=off"]; f.nodes < 100 {
+		t.Errorf("fullscan without AHI visited only %d nodes (the flush-list walk is missing)", f.nodes)
 	}
-	if l := res["lazy/ahi=true"]; l[1] < 10000 {
-		t.Errorf("lazy with AHI visited only %.0f nodes (btr_drop_ahi_for_table's LRU walk is missing)", l[1])
+	// 512 MiB = 32768 frames: a round walks the LRU to its head when fewer than 1024 of the
+	// table's pages are hashed.
+	if l := res["lazy/ahi=on/searched"]; l.nodes < 20000 || l.ahi == 0 {
+		t.Errorf("lazy with a searched table: %d nodes, %d AHI pages dropped (btr_drop_ahi_for_table's LRU walk is missing)", l.nodes, l.ahi)
 	}
 }
 

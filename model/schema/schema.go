@@ -47,7 +47,18 @@ type Index struct {
 	RecordBytes int    // leaf record size on disk
 	KeyBytes    int    // node-pointer key size (without child page number and header)
 	PageSize    int64
+	// Searches counts B-tree searches of the index since the server started: the adaptive
+	// hash index starts building a page's entries only after BTR_SEARCH_HASH_ANALYSIS +
+	// BTR_SEARCH_BUILD_LIMIT searches of its index (btr_search_info_update). Run-time state,
+	// not shape.
+	Searches int64
 }
+
+// Contains reports whether page number p of the index's space belongs to the index.
+func (ix *Index) Contains(p uint32) bool { return p >= ix.Base && int64(p) < int64(ix.Base)+ix.Pages }
+
+// IsLeaf reports whether page number p (of this index) is on the leaf level.
+func (ix *Index) IsLeaf(p uint32) bool { return p >= ix.levelBase[ix.Depth-1] && ix.Contains(p) }
 
 // NewIndex shapes an index of `rows` records of recordBytes each (leaf format) and keyBytes of
 // key (node pointer format) at the given page size, starting at page number base.
@@ -145,6 +156,22 @@ type Table struct {
 	// NextPage is the next never-used page number (inserts past the end allocate here).
 	NextPage uint32
 }
+
+// IndexOfPage returns the index page number p belongs to, or nil.
+func (t *Table) IndexOfPage(p uint32) *Index {
+	if t.Primary.Contains(p) {
+		return t.Primary
+	}
+	for _, s := range t.Secondary {
+		if s.Contains(p) {
+			return s
+		}
+	}
+	return nil
+}
+
+// Indexes lists the clustered index, then the secondary ones.
+func (t *Table) Indexes() []*Index { return append([]*Index{t.Primary}, t.Secondary...) }
 
 // Pages is the table's total index pages (its tablespace size without the file overhead).
 func (t *Table) Pages() int64 {

@@ -238,6 +238,7 @@ func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 	}
 	t.Lock(in.LRU)
 	var dirty []bufpool.FrameID
+	var ahi pendingAHI
 	scanned := 0
 	for f := bp.LRUTail(); f != bufpool.Nil && scanned < want; {
 		prev := bp.LRUPrev(f)
@@ -251,6 +252,7 @@ func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 				t.Unlock(in.Flush)
 				s.Stats.StalePagesFreed++
 			}
+			ahi.note(s, in, f)
 			bp.Remove(f, true)
 			t.Charge(s.Costs.PageFree)
 			s.Stats.CleanerLRUEvicted++
@@ -262,6 +264,7 @@ func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 	}
 	t.Charge(sim.Time(scanned) * s.Costs.ListNode)
 	t.Unlock(in.LRU)
+	ahi.pay(t)
 	c.write(t, in, dirty)
 }
 

@@ -10,8 +10,8 @@ import (
 // Instance is one buffer-pool instance: its data structures and the mutexes that guard them.
 //
 // 8.0 (buf0buf.h): LRU_list_mutex guards the LRU, free_list_mutex the free list,
-// flush_list_mutex the flush list. 5.7: one buf_pool->mutex guards LRU, free list and page
-// state, so LRU and Free are the same mutex; the flush list keeps its own.
+// flush_list_mutex the flush list. 5.5 – 5.7 and MariaDB: one buf_pool->mutex guards LRU,
+// free list and page state, so LRU and Free are the same mutex; the flush list keeps its own.
 type Instance struct {
 	ID    int
 	BP    *bufpool.Instance
@@ -23,7 +23,7 @@ type Instance struct {
 func newInstance(s *Server, id int, frames int) *Instance {
 	in := &Instance{ID: id, BP: bufpool.New(frames, s.Sc.MySQL.OldBlocksPct)}
 	in.BP.SetOldBlocksTime(uint32(int64(s.Sc.MySQL.OldBlocksTime) / 1e6))
-	if s.V57 {
+	if s.Traits.BigMutex {
 		in.LRU = s.NewMutex(fmt.Sprintf("buf_pool_mutex[%d]", id))
 		in.Free = in.LRU
 	} else {

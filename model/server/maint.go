@@ -20,34 +20,49 @@ const yieldEvery = bufpool.DropSearchSize
 
 // DropAHIForTablespace is buf_LRU_drop_page_hash_for_tablespace (§1.6): one walk of the whole
 // LRU from the tail under the LRU mutex; every 1024 pages of the space with AHI entries the
-// mutex is released while their entries are dropped, then the walk continues.
+// mutex is released while their entries are dropped (dropAHI: per record, under the AHI
+// partition's latch), then the walk continues. It runs whether or not the AHI is enabled (the
+// source does not test btr_search_enabled): with no hashed page it is one full walk with no
+// release.
 func (t *Thread) DropAHIForTablespace(in *Instance, space uint32) (st ScanStats) {
 	s := t.S
 	bp := in.BP
 	t.Lock(in.LRU)
-	bounds, visited, collected := bp.AHIScan(space, yieldEvery, nil)
-	last := 0
+	var bounds []int
+	var visited int
+	var pages []bufpool.FrameID
+	if n := bp.SpaceAHI(space); n >= yieldEvery {
+		bounds, visited, pages = bp.WalkAHI(space, yieldEvery, nil) // positions need the walk
+	} else {
+		visited = bp.LRULen()
+		for f := range bp.SpaceFrames(space) {
+			if bp.HasAHI(f) && !bp.Blocked(f) {
+				pages = append(pages, f)
+			}
+		}
+	}
+	last, done := 0, 0
 	for _, b := range bounds {
 		t.Charge(sim.Time(b-last) * s.Costs.ListNode)
 		last = b
 		t.Unlock(in.LRU)
-		t.Charge(yieldEvery * s.Costs.AHIDrop)
+		for _, f := range pages[done : done+yieldEvery] {
+			t.DropPageAHI(in, f)
+		}
+		done += yieldEvery
 		st.Yields++
 		t.Lock(in.LRU)
 	}
 	t.Charge(sim.Time(visited-last) * s.Costs.ListNode)
 	t.Unlock(in.LRU)
-	rest := collected - len(bounds)*yieldEvery
-	t.Charge(sim.Time(rest) * s.Costs.AHIDrop)
-	t.Pay()
-	// The entries are gone (state effect of the batches).
-	for f := range bp.SpaceFrames(space) {
-		if bp.HasAHI(f) && bp.IOFix(f) == bufpool.IONone && bp.FixCount(f) == 0 {
-			bp.SetAHI(f, false)
+	for _, f := range pages[done:] {
+		if bp.HasAHI(f) && !bp.Blocked(f) {
+			t.DropPageAHI(in, f)
 		}
 	}
+	t.Pay()
 	st.NodesVisited += uint64(visited)
-	st.AHIDropped += uint64(collected)
+	st.AHIDropped += uint64(len(pages))
 	return st
 }
 
@@ -88,8 +103,7 @@ func (t *Thread) RemoveAllPages(in *Instance, space uint32) (st ScanStats) {
 				t.removePage(in, f, &st)
 			}
 			t.Unlock(in.LRU)
-			t.Charge(s.Costs.AHIDrop)
-			bp.SetAHI(ahi, false)
+			t.DropPageAHI(in, ahi) // btr_search_drop_page_hash_when_freed
 			st.AHIDropped++
 			st.Restarts++
 			st.NodesVisited += uint64(ahiPos + 1)
@@ -170,6 +184,9 @@ type FlushOptions struct {
 	RestartFromTail bool
 	// NoYield disables buf_flush_try_yield (for variants/experiments).
 	NoYield bool
+	// RetrySleep is the sleep after a pass that could not process every target (DB_FAIL):
+	// 2 ms from 5.6.40 on, 20 ms in 5.5 (version.Traits). 0 = 2 ms.
+	RetrySleep sim.Time
 }
 
 // FlushDirtyPages is buf_flush_dirty_pages + buf_flush_or_remove_pages (§1.2–1.4) for one
@@ -185,7 +202,11 @@ func (t *Thread) FlushDirtyPages(in *Instance, tg FlushTarget, opt FlushOptions)
 			return st
 		}
 		st.Sleeps++
-		t.Sleep(2 * sim.Millisecond)
+		if opt.RetrySleep > 0 {
+			t.Sleep(opt.RetrySleep)
+		} else {
+			t.Sleep(2 * sim.Millisecond)
+		}
 	}
 }
 
@@ -608,13 +629,14 @@ func (t *Thread) WaitObserver(obs uint16) (st ScanStats) {
 	}
 }
 
-// DropAHIForTable is btr_drop_ahi_for_table (§7): rounds over the instances, each walking the
-// LRU from the tail under the LRU mutex until 1024 pages of the table with AHI entries are
-// collected (or the list ends), dropping them with the mutex released, until none is left.
-// It runs on DROP TABLE both before and after 8.0.23.
+// DropAHIForTable is btr_drop_ahi_for_table (§7): while the table still has pages with AHI
+// entries (its ref_count), rounds over the instances, each walking the LRU from the tail under
+// the LRU mutex until 1024 such pages are collected or the list ends, dropping them with the
+// mutex released, then a yield. A table with no hashed page costs nothing: the loop's test
+// fails before the first round. It runs on DROP TABLE both before and after 8.0.23.
 func (t *Thread) DropAHIForTable(space uint32) (st ScanStats) {
 	s := t.S
-	for {
+	for s.SpaceAHIPages(space) > 0 {
 		left := 0
 		for _, in := range s.Inst {
 			bp := in.BP
@@ -640,19 +662,25 @@ func (t *Thread) DropAHIForTable(space uint32) (st ScanStats) {
 				}
 			}
 			t.Unlock(in.LRU)
-			t.Charge(sim.Time(len(batch)) * s.Costs.AHIDrop)
 			for _, f := range batch {
-				bp.SetAHI(f, false)
+				if bp.HasAHI(f) {
+					t.DropPageAHI(in, f)
+				}
 			}
 			st.AHIDropped += uint64(len(batch))
 			left += collected - len(batch)
 		}
 		t.Sleep(0) // std::this_thread::yield()
-		if left == 0 {
-			return st
+		if left > 0 {
+			st.Restarts++
+		} else if s.SpaceAHIPages(space) > 0 {
+			// Only buffer-fixed hashed pages remain: the source keeps looping on ref_count
+			// (Bug #113312's stall); the model waits for the fixes to go.
+			st.Sleeps++
+			t.Sleep(sim.Millisecond)
 		}
-		st.Restarts++
 	}
+	return st
 }
 
 // BatchWrite flushes io-fixed pages as doublewrite batches: each batch of up to 120 pages is

@@ -81,6 +81,7 @@ func (t *Thread) newPagesIn(in *Instance, pids []schema.PageID) (done int, scann
 	t.Charge(sim.Time(tries)*(mutexAcquireCPU+c.PageFree) - mutexAcquireCPU)
 	t.Unlock(in.Free)
 
+	var ahi pendingAHI
 	t.Lock(in.LRU)
 	cpu := -mutexAcquireCPU // the Lock charged this hold's acquisition
 	for done = 0; done < len(pids); done++ {
@@ -111,6 +112,7 @@ func (t *Thread) newPagesIn(in *Instance, pids []schema.PageID) (done int, scann
 				bp.MarkClean(v)
 				s.Stats.StalePagesFreed++
 			}
+			ahi.note(s, in, v)
 			bp.Remove(v, true)
 			f = bp.TakeFree() // v, now the free-list head
 			cpu += c.PageFree + mutexAcquireCPU + c.PageFree
@@ -129,6 +131,7 @@ func (t *Thread) newPagesIn(in *Instance, pids []schema.PageID) (done int, scann
 	}
 	t.Charge(max(cpu, 0))
 	t.Unlock(in.LRU)
+	ahi.pay(t)
 	if done == 0 {
 		return 0, scanned
 	}

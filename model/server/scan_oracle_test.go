@@ -360,8 +360,7 @@ scanAgain:
 		}
 		if bp.HasAHI(f) {
 			t.Unlock(in.LRU)
-			t.Charge(s.Costs.AHIDrop)
-			bp.SetAHI(f, false)
+			t.DropPageAHI(in, f) // btr_search_drop_page_hash_when_freed
 			st.AHIDropped++
 			st.Restarts++
 			goto scanAgain

@@ -2,19 +2,20 @@ package server
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/schema"
+	"github.com/ddlsim/ddlsim/model/version"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
 // Costs are the profile's cost constants in virtual time.
 type Costs struct {
-	PageHit, PageMiss, ListNode, Row, Statement, Commit         sim.Time
-	MutexHandoff, MutexSpin, ContextSwitch                      sim.Time
-	AHIDrop, PageFree, PageFlushCPU, SortRow, MergeRow, LoadRow sim.Time
-	Connect, TempTableRow                                       sim.Time
+	PageHit, PageMiss, ListNode, Row, Statement, Commit sim.Time
+	MutexHandoff, MutexSpin, ContextSwitch              sim.Time
+	AHIFold, AHINode, BlockScan                         sim.Time
+	PageFree, PageFlushCPU, SortRow, MergeRow, LoadRow  sim.Time
+	Connect, TempTableRow                               sim.Time
 }
 
 func costsFrom(c config.Costs) Costs {
@@ -22,7 +23,8 @@ func costsFrom(c config.Costs) Costs {
 	return Costs{
 		PageHit: d(c.PageHit), PageMiss: d(c.PageMiss), ListNode: d(c.ListNode), Row: d(c.Row),
 		Statement: d(c.Statement), Commit: d(c.Commit), MutexHandoff: d(c.MutexHandoff),
-		MutexSpin: d(c.MutexSpin), ContextSwitch: d(c.ContextSwitch), AHIDrop: d(c.AHIDrop),
+		MutexSpin: d(c.MutexSpin), ContextSwitch: d(c.ContextSwitch),
+		AHIFold: d(c.AHIFold), AHINode: d(c.AHINode), BlockScan: d(c.BlockScan),
 		PageFree: d(c.PageFree), PageFlushCPU: d(c.PageFlushCPU), SortRow: d(c.SortRow),
 		MergeRow: d(c.MergeRow), LoadRow: d(c.LoadRow), Connect: d(c.Connect),
 		TempTableRow: d(c.TempTableRow),
@@ -40,15 +42,20 @@ type Server struct {
 	Inst     []*Instance
 	Costs    Costs
 	PageSize int64
-	V57      bool
-	AHI      bool
-	Dblwr    bool
+	// Ver is the server version and Traits what its InnoDB does differently
+	// (model/version).
+	Ver    version.V
+	Traits version.Traits
+	AHI    bool
+	Dblwr  bool
 
 	// policy is the maintenance policy, attached by New only (Server.DropPages, FlushPages,
 	// Stale reach it).
 	policy Policy
 	// mutexes made by NewMutex (buffer-pool lists, the temp-tablespace pool), for reports
 	mutexes []*sim.Mutex
+	// ahiParts are the adaptive hash index's partitions (ahi.go).
+	ahiParts []*ahiPart
 	// lazy: the policy frees stale pages where it meets them (its Traits).
 	lazy   bool
 	Spaces Spaces
@@ -102,6 +109,9 @@ type Stats struct {
 	TempClosing       int64
 	CleanerFlushed    uint64
 	CleanerLRUEvicted uint64
+	// AHIBuilt and AHIPagesDropped count pages whose adaptive-hash entries were built or
+	// dropped.
+	AHIBuilt, AHIPagesDropped uint64
 }
 
 // TempTruncation is one session temp-tablespace truncation and the work it did.
@@ -117,11 +127,14 @@ type TempTruncation struct {
 func New(s *sim.Sim, sc *config.Scenario, newPolicy PolicyFactory) (*Server, error) {
 	hw := &sc.HardwareProfile
 	srv := &Server{Sim: s, Sc: sc, Costs: costsFrom(hw.Costs), PageSize: int64(sc.MySQL.PageSize)}
-	srv.V57 = strings.HasPrefix(sc.MySQL.Version, "5.7")
+	var err error
+	if srv.Ver, err = version.Parse(sc.MySQL.Version); err != nil {
+		return nil, fmt.Errorf("mysql.version: %w", err)
+	}
+	srv.Traits = version.TraitsOf(srv.Ver)
 	srv.AHI = sc.MySQL.AdaptiveHashIndex == nil || *sc.MySQL.AdaptiveHashIndex
 	srv.Dblwr = sc.MySQL.Doublewrite == nil || *sc.MySQL.Doublewrite
 	srv.Cores = sim.NewCores(s, hw.Cores, sim.Time(hw.Quantum))
-	var err error
 	if srv.Data, err = newDevice(s, "data", hw.Storage.Data); err != nil {
 		return nil, err
 	}
@@ -144,6 +157,7 @@ func New(s *sim.Sim, sc *config.Scenario, newPolicy PolicyFactory) (*Server, err
 	for i := 0; i < n; i++ {
 		srv.Inst = append(srv.Inst, newInstance(srv, i, frames))
 	}
+	srv.newAHI()
 	srv.Redo = newRedo(srv)
 	srv.Spaces.New("innodb_system")
 	srv.Undo = srv.Spaces.New("innodb_undo_001")

@@ -174,7 +174,8 @@ func (s *Server) warmFill() {
 		free[i] = in.BP.FreeLen()
 	}
 	flush := func(i int) {
-		s.Inst[i].BP.AddPagesOld(pend[i], s.AHI)
+		// No page starts with AHI entries: the workload's searches build them (ahi.go).
+		s.Inst[i].BP.AddPagesOld(pend[i], false)
 		pend[i] = pend[i][:0]
 	}
 	defer func() {

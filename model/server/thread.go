@@ -114,7 +114,20 @@ func (t *Thread) WritePath(path []schema.PageID) {
 	}
 }
 
-func (t *Thread) access(pid schema.PageID, write bool) {
+// Search is a B-tree search of index ix along path (root to leaf), reading the leaf or, with
+// write, modifying it; the adaptive hash index learns from it (Searched).
+func (t *Thread) Search(ix *schema.Index, path []schema.PageID, write bool) {
+	last := len(path) - 1
+	for _, p := range path[:last] {
+		t.access(p, false)
+	}
+	in, f := t.access(path[last], write)
+	t.Searched(ix, in, f)
+}
+
+// access looks page pid up (reading it in on a miss) and returns its instance and frame; with
+// write it modifies the page.
+func (t *Thread) access(pid schema.PageID, write bool) (*Instance, bufpool.FrameID) {
 	s := t.S
 	in := s.InstanceOf(pid)
 	bp := in.BP
@@ -161,7 +174,7 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 			// on every hit. A body unwound by Sim.Close leaves the fix, as it leaves the
 			// mutexes it held; nothing reads the pool after Close.
 			bp.Unfix(f)
-			return
+			return in, f
 		}
 		f = t.readIn(in, pid, true)
 		if f == bufpool.Nil {
@@ -171,7 +184,7 @@ func (t *Thread) access(pid schema.PageID, write bool) {
 			t.dirty(in, f)
 		}
 		bp.Unfix(f)
-		return
+		return in, f
 	}
 }
 
@@ -196,15 +209,6 @@ func (t *Thread) readInto(in *Instance, pid schema.PageID, doRead bool, f bufpoo
 	bp.AddToLRU(f, bufpool.PageID(pid), doRead)
 	if sp := s.Spaces.Get(pid.Space()); sp != nil {
 		bp.SetSpaceVersion(f, uint16(sp.Version))
-	}
-	if s.AHI && doRead {
-		// AHI entries appear on pages that see repeated equal-pattern lookups; most
-		// index leaves and internal pages of OLTP tables qualify (btr_search_info_update:
-		// BTR_SEARCH_BUILD_LIMIT = 100 hits). Model: a page read by a foreground thread is
-		// marked as AHI-indexed; temp-table pages never are (intrinsic tables skip the AHI).
-		if sp := s.Spaces.Get(pid.Space()); sp == nil || !sp.Temp {
-			bp.SetAHI(f, true)
-		}
 	}
 	if doRead {
 		bp.SetIOFix(f, bufpool.IORead)
@@ -308,6 +312,7 @@ const redoPerPage = 250
 
 // freeStale frees a stale frame (lazy drop) under the LRU mutex.
 func (t *Thread) freeStale(in *Instance, f bufpool.FrameID) {
+	var ahi pendingAHI
 	t.Lock(in.LRU)
 	if in.BP.InLRU(f) && t.S.policy.Stale(in, f) && in.BP.IOFix(f) == bufpool.IONone {
 		if in.BP.IsDirty(f) {
@@ -315,11 +320,13 @@ func (t *Thread) freeStale(in *Instance, f bufpool.FrameID) {
 			in.BP.MarkClean(f)
 			t.Unlock(in.Flush)
 		}
+		ahi.note(t.S, in, f)
 		in.BP.Remove(f, false)
 		t.S.Stats.StalePagesFreed++
 		t.Charge(t.S.Costs.PageFree)
 	}
 	t.Unlock(in.LRU)
+	ahi.pay(t)
 }
 
 // getFreeBlock is buf_LRU_get_free_block: free list, then an LRU tail scan (100 pages in the
@@ -363,9 +370,12 @@ func (t *Thread) getFreeBlockFrom(in *Instance, n int, scanned bool) bufpool.Fra
 				t.Unlock(in.Flush)
 				s.Stats.StalePagesFreed++
 			}
+			var ahi pendingAHI
+			ahi.note(s, in, v)
 			bp.Remove(v, true)
 			t.Charge(s.Costs.PageFree)
 			t.Unlock(in.LRU)
+			ahi.pay(t) // buf_LRU_free_page: a hashed page's entries go with it
 			continue
 		}
 		t.Unlock(in.LRU)
@@ -435,11 +445,14 @@ func (t *Thread) singlePageFlushLRU(in *Instance) bool {
 		bp.MarkClean(victim)
 	}
 	t.Unlock(in.Flush)
+	var ahi pendingAHI
 	if bp.InLRU(victim) && bp.FixCount(victim) == 0 {
+		ahi.note(s, in, victim)
 		bp.Remove(victim, true)
 		t.Charge(s.Costs.PageFree)
 	}
 	t.Unlock(in.LRU)
+	ahi.pay(t)
 	s.Stats.SinglePageFlushes++
 	return true
 }

@@ -107,16 +107,15 @@ func (t *Thread) yieldLRU(in *Instance, f bufpool.FrameID, st *ScanStats) {
 }
 
 // RemovePages frees the live targets of one batch under one hold of the LRU and flush-list
-// mutexes. A page's AHI entries are dropped first, with the mutexes released (ahi_drop each).
+// mutexes. A page's AHI entries are dropped first, with the mutexes released (per record,
+// under the AHI partition's latch: ahi.go).
 // Per target it charges list_node (reaching it) and page_free for each page freed; a dirty
 // target leaves the flush list unwritten. A target that is io-fixed or buffer-fixed is not
 // freed and comes back in left, for the caller to retry after a wait.
 func (t *Thread) RemovePages(in *Instance, batch []Target, st *ScanStats) (left []Target) {
 	s, bp := t.S, in.BP
 	for _, tg := range batch {
-		if tg.live(bp) && bp.HasAHI(tg.F) && !bp.Blocked(tg.F) {
-			t.Charge(s.Costs.AHIDrop)
-			bp.SetAHI(tg.F, false)
+		if tg.live(bp) && !bp.Blocked(tg.F) && t.DropPageAHI(in, tg.F) {
 			st.AHIDropped++
 		}
 	}

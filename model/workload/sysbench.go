@@ -253,7 +253,7 @@ func (sb *sysbench) pointSelect(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
-	c.t.ReadPath(c.path)
+	c.t.Search(tab.Primary, c.path, false)
 }
 
 func (sb *sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra sim.Time) {
@@ -262,7 +262,7 @@ func (sb *sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra
 	ix := tab.Primary
 	first, last := ix.LeafOf(id), ix.LeafOf(id+n-1)
 	c.path = ix.Path(c.path[:0], first)
-	c.t.ReadPath(c.path)
+	c.t.Search(ix, c.path, false)
 	for l := first + 1; l <= last; l++ {
 		c.t.Read(ix.Leaf(l))
 	}
@@ -275,9 +275,9 @@ func (sb *sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 	for _, sec := range tab.Secondary {
 		leaf := secLeaf(sec, id)
 		c.path = sec.Path(c.path[:0], leaf) // delete-mark the old entry
-		c.t.WritePath(c.path)
+		c.t.Search(sec, c.path, true)
 		c.path = sec.Path(c.path[:0], leaf) // insert k+1: adjacent, same leaf
-		c.t.WritePath(c.path)
+		c.t.Search(sec, c.path, true)
 	}
 	c.writeUndo()
 }
@@ -285,7 +285,7 @@ func (sb *sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 // writePK descends the primary key to row id's leaf and modifies it.
 func (c *client) writePK(tab *schema.Table, id int64) {
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
-	c.t.WritePath(c.path)
+	c.t.Search(tab.Primary, c.path, true)
 }
 
 func (sb *sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
@@ -301,7 +301,7 @@ func (sb *sysbench) delete(c *client, tab *schema.Table, id int64) {
 	c.writePK(tab, id)
 	for _, sec := range tab.Secondary {
 		c.path = sec.Path(c.path[:0], secLeaf(sec, id))
-		c.t.WritePath(c.path)
+		c.t.Search(sec, c.path, true)
 	}
 	c.writeUndo()
 }
@@ -324,10 +324,10 @@ func (sb *sysbench) insert(c *client, tab *schema.Table, id int64) {
 		sp.NextPage++
 	}
 	c.path = ix.Path(c.path[:0], ix.LeafPages()-1)
-	c.t.WritePath(c.path)
+	c.t.Search(ix, c.path, true)
 	for _, sec := range tab.Secondary {
 		c.path = sec.Path(c.path[:0], secLeaf(sec, id))
-		c.t.WritePath(c.path)
+		c.t.Search(sec, c.path, true)
 	}
 	c.writeUndo()
 }

@@ -122,20 +122,20 @@ func (tp *tpcc) stmt(c *client, rows int64) {
 func (tp *tpcc) read(c *client, table int, row int64) {
 	ix := tp.t[table].Primary
 	c.path = ix.Path(c.path[:0], ix.LeafOf(row%ix.Rows))
-	c.t.ReadPath(c.path)
+	c.t.Search(ix, c.path, false)
 }
 
 func (tp *tpcc) write(c *client, table int, row int64) {
 	ix := tp.t[table].Primary
 	c.path = ix.Path(c.path[:0], ix.LeafOf(row%ix.Rows))
-	c.t.WritePath(c.path)
+	c.t.Search(ix, c.path, true)
 	c.writeUndo()
 }
 
 func (tp *tpcc) readSec(c *client, table int, row int64) {
 	sec := tp.t[table].Secondary[0]
 	c.path = sec.Path(c.path[:0], sec.LeafOf(row%sec.Rows))
-	c.t.ReadPath(c.path)
+	c.t.Search(sec, c.path, false)
 }
 
 // insert appends a row at the (warehouse, district) insert point of a growing table; a new

@@ -1,0 +1,81 @@
+package version
+
+import "time"
+
+// Traits are what a version's InnoDB does differently, structurally, from the others.
+type Traits struct {
+	// BigMutex: one buf_pool->mutex per instance guards the LRU list, the free list and page
+	// state (5.5, 5.6, 5.7 and MariaDB's buf_pool.mutex); 8.0 split it into LRU_list_mutex,
+	// free_list_mutex and friends.
+	BigMutex bool
+	// OneInstance: the pool is one instance whatever innodb_buffer_pool_instances says
+	// (MariaDB 10.5.1+, MDEV-15058), and one page-cleaner thread.
+	OneInstance bool
+	// FlushRetrySleep is the sleep after a flush-list pass that could not process every target
+	// (buf_flush_dirty_pages on DB_FAIL): 20 ms in 5.5, 2 ms from 5.6.40 on.
+	FlushRetrySleep time.Duration
+	// FlushPinned: a FLUSH_WRITE walk pins its previous page around each write and continues
+	// from it (the later flush_pages_flush_list, innodb-source.md §1.4 copy C; MariaDB's
+	// buf_flush_list_space continues through a hazard pointer) instead of restarting from the
+	// flush-list tail after every page written (5.6.40, 5.7, 8.0 to at least 8.0.25).
+	FlushPinned bool
+	// NativePolicy is the buffer-pool policy the version itself runs (the default policy).
+	NativePolicy string
+	// FreePagesOnDrop: DROP TABLE frees every page of the table (dict_drop_index_tree →
+	// btr_free_but_not_root → fseg_free_extent), dropping each hashed page's AHI entries on
+	// the way, before the tablespace goes (5.5 – 5.7). 8.0 deletes the .ibd without freeing.
+	FreePagesOnDrop bool
+	// TruncateInPlace: TRUNCATE TABLE reinitializes the same tablespace (5.7,
+	// row_truncate_table_for_mysql in row0trunc.cc); elsewhere it gets a new space id.
+	TruncateInPlace bool
+	// AHIParts is the default innodb_adaptive_hash_index_parts (1 where the AHI has one
+	// btr_search_latch: 5.5, 5.6, 5.7 before 5.7.8).
+	AHIParts int
+	// AHIDefault is the default of innodb_adaptive_hash_index (MariaDB 10.5+: OFF).
+	AHIDefault bool
+	// AHINoWaitBuild: a page's AHI build gives up when the partition latch is busy
+	// (x_lock_nowait, 8.0.3x+) instead of waiting for it.
+	AHINoWaitBuild bool
+	// LockWaitTimeout is the default lock_wait_timeout (MariaDB 10.2.4+: 86400 s).
+	LockWaitTimeout time.Duration
+	// RedoLoggedBuild: a bulk index build writes redo for its pages instead of skipping redo
+	// and flushing them through a FlushObserver (MariaDB 10.5.1+, MDEV-19747).
+	RedoLoggedBuild bool
+	// SessionTempTablespaces: each session's temporary tables live in a temp tablespace of
+	// the ibt pool, truncated at disconnect (8.0.13+).
+	SessionTempTablespaces bool
+}
+
+// TraitsOf returns v's traits.
+func TraitsOf(v V) Traits {
+	t := Traits{FlushRetrySleep: 2 * time.Millisecond, NativePolicy: "fullscan", AHIParts: 8, AHIDefault: true,
+		LockWaitTimeout: 31536000 * time.Second}
+	b := v.InnoDB()
+	switch {
+	case v.Flavor == MariaDB:
+		t.BigMutex, t.OneInstance, t.FlushPinned = true, true, true
+		t.NativePolicy = "lazy"
+		t.AHIDefault = false
+		t.AHINoWaitBuild = true
+		t.LockWaitTimeout = 86400 * time.Second
+		t.RedoLoggedBuild = true
+		return t
+	case b.Major == 5:
+		t.BigMutex, t.FreePagesOnDrop = true, true
+		if b.Minor == 5 {
+			t.FlushRetrySleep = 20 * time.Millisecond
+		}
+		if b.Minor < 7 || b.Before(5, 7, 8) {
+			t.AHIParts = 1
+		}
+		t.TruncateInPlace = b.Minor == 7
+	default: // 8.0, 8.4
+		t.SessionTempTablespaces = b.AtLeast(8, 0, 13)
+		t.AHINoWaitBuild = b.AtLeast(8, 0, 30) // [inferred] copy S84 (8.0.3x)
+		t.FlushPinned = b.Minor == 4           // [inferred] copy C, (c) 2024
+		if b.AtLeast(8, 0, 23) {
+			t.NativePolicy = "lazy"
+		}
+	}
+	return t
+}
