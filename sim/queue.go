@@ -3,7 +3,6 @@ package sim
 import (
 	"fmt"
 	"math/bits"
-	"math/rand/v2"
 	"slices"
 )
 
@@ -73,7 +72,7 @@ type Sim struct {
 	cur     *Proc   // the coroutine running now, nil in plain events
 	procs   []*Proc // live processes, for Close
 	kinds   map[string]int32
-	streams map[string]*rand.Rand
+	streams map[string]stream
 }
 
 // New returns a kernel whose random streams all derive from seed.
@@ -82,7 +81,7 @@ func New(seed uint64) *Sim {
 		seed:    seed,
 		heap:    make([]entry, heapPad, 64),
 		kinds:   map[string]int32{},
-		streams: map[string]*rand.Rand{},
+		streams: map[string]stream{},
 	}
 }
 
