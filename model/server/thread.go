@@ -135,7 +135,9 @@ func (t *Thread) access(pid schema.PageID, write bool) (*Instance, bufpool.Frame
 	for {
 		f := bp.Lookup(key)
 		if f != bufpool.Nil {
-			io, stale := bp.IOFix(f), s.policy.Stale(in, f)
+			// Traits.FreesStale: a policy without it never reports a page stale, so the
+			// hit path does not ask it (an interface call per page access).
+			io, stale := bp.IOFix(f), s.lazy && s.policy.Stale(in, f)
 			if io == bufpool.IORead || (io == bufpool.IOWrite && write) ||
 				(stale && (bp.FixCount(f) > 0 || io != bufpool.IONone)) {
 				// A read in flight (buf_wait_for_read); a page being written that this
