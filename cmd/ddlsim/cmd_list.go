@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/runner"
+	srvversion "github.com/ddlsim/ddlsim/model/version"
 	"github.com/ddlsim/ddlsim/model/workload"
 )
 
@@ -26,11 +27,27 @@ var listCmd = &command{
 mixes, sysbench rand types, DDL operations, latency distributions, data-group kinds, and the
 hardware profiles shipped in ` + profileGlob + ` (relative to the current directory).`,
 	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
+		versions := fs.Bool("versions", false, "print the version table (docs/innodb-source.md §8): per flavour, version range, policy and operation, the buffer-pool steps it runs and their source")
 		return func(e *env, args []string) error {
 			if len(args) > 0 {
 				return usagef("list takes no arguments")
 			}
 			w := e.stdout
+			if *versions {
+				fmt.Fprint(w, srvversion.Markdown())
+				return nil
+			}
+			fmt.Fprintf(w, "versions (mysql.version; ddlsim list --versions for the table of what each runs):\n")
+			for _, f := range srvversion.Families {
+				lo, _ := srvversion.Parse(strings.ReplaceAll(f, "N", "0"))
+				hi, _ := srvversion.Parse(strings.ReplaceAll(f, "N", "99"))
+				pol := srvversion.TraitsOf(lo).NativePolicy
+				if p2 := srvversion.TraitsOf(hi).NativePolicy; p2 != pol {
+					pol += " (" + p2 + " from 8.0.23)"
+				}
+				fmt.Fprintf(w, "  %-16s default policy %s\n", f, pol)
+			}
+			fmt.Fprintln(w)
 			kinds := func(title string, ks []config.Kind) {
 				fmt.Fprintf(w, "%s:\n", title)
 				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -112,8 +112,12 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 	if sc.Until.Event != "" {
 		dur = fmt.Sprintf("until %s + %s (cap %s)", sc.Until.Event, sc.Until.After, sc.Duration)
 	}
-	fmt.Fprintf(w, "scenario: %s  policy: %s  hardware: %s (%d cores, %s)  pool: %s x %d  warmup: %s  duration: %s\n\n",
+	fmt.Fprintf(w, "scenario: %s  policy: %s  hardware: %s (%d cores, %s)  pool: %s x %d  warmup: %s  duration: %s\n",
 		sc.Name, sc.Policy, hw.Name, hw.Cores, hw.Memory, m.BufferPoolSize, m.BufferPoolInstances, sc.Warmup, dur)
+	if sc.Description != "" {
+		fmt.Fprintf(w, "description: %s\n", sc.Description)
+	}
+	fmt.Fprintln(w)
 
 	var opt runner.Options
 	bar := newProgress(e)

@@ -81,6 +81,9 @@ func crossChecks(sc *Scenario) []verr {
 			if t.Rows != 0 || t.Size != 0 {
 				add(p, "a tpcc group is sized by warehouses, not rows or size")
 			}
+			if t.RowSize != 0 {
+				add(p+".row_size", "tpcc tables have their own row sizes (tpcc-mysql's schema); row_size is for sysbench and insert_benchmark groups")
+			}
 		default:
 			if (t.Rows > 0) == (t.Size > 0) {
 				add(p, "expected exactly one of rows or size", p+".rows", p+".size")
@@ -90,18 +93,6 @@ func crossChecks(sc *Scenario) []verr {
 			}
 		}
 	}
-	ref := func(path, name, kind string) {
-		t, ok := groups[name]
-		switch {
-		case name == "":
-			return // reported by the per-field rule
-		case !ok:
-			add(path, fmt.Sprintf("no data group named %q (data names: %s)", name, groupNames(sc)))
-		case kind != "" && t.Kind != kind:
-			add(path, fmt.Sprintf("data group %q is %s, expected a %s group", name, t.Kind, kind))
-		}
-	}
-
 	for i, e := range sc.Schedule {
 		p := fmt.Sprintf("schedule[%d]", i)
 		if sc.Duration > 0 && e.At >= sc.Duration {
@@ -116,9 +107,11 @@ func crossChecks(sc *Scenario) []verr {
 				add(p+".table", e.DDL+" takes no table")
 			}
 		case e.Table == "":
-			add(p+".table", "missing: expected the name of a data group")
+			add(p+".table", "missing: expected a table, a data group or group[N]")
 		default:
-			ref(p+".table", e.Table, "")
+			if msg := checkTableRef(sc, e.Table, e.Each); msg != "" {
+				add(p+".table", msg)
+			}
 		}
 		if e.Count > 0 && e.Every == 0 {
 			add(p+".count", "count repeats a DDL and needs every")

@@ -215,12 +215,15 @@ type PolicySpec struct {
 
 // Table is one group of tables in the data set.
 type Table struct {
-	Name    string `yaml:"name"`
-	Kind    string `yaml:"kind"`   // sysbench (default) | tpcc | insert_benchmark
-	Tables  int    `yaml:"tables"` // number of tables in the group (sbtest1..N)
-	Rows    Count  `yaml:"rows"`   // rows per table; or Size
-	Size    Size   `yaml:"size"`   // on-disk size per table; rows derived from the row size
-	RowSize Size   `yaml:"row_size"`
+	Name   string `yaml:"name"`
+	Kind   string `yaml:"kind"`   // sysbench (default) | tpcc | insert_benchmark
+	Tables int    `yaml:"tables"` // number of tables in the group (sbtest1..N)
+	Rows   Count  `yaml:"rows"`   // rows per table; or Size
+	Size   Size   `yaml:"size"`   // on-disk size per table; rows derived from the row size
+	// RowSize is the column bytes of one row (sysbench: 188, for id, k, c, pad; the record
+	// header and the system columns come on top): with rows, it sets the table's size; with
+	// size, how many rows fill it. 0 = the kind's own row.
+	RowSize Size `yaml:"row_size"`
 	// Warehouses for kind tpcc.
 	Warehouses int `yaml:"warehouses"`
 	// SecondaryIndexes per table (sysbench: 1, the k index).
@@ -249,7 +252,10 @@ type DDLEvent struct {
 	Every Duration `yaml:"every"` // 0 = once
 	Count int      `yaml:"count"` // with every: how many times (0 = until the end)
 	DDL   string   `yaml:"ddl"`   // a registered DDL operation (ddlsim list)
-	Table string   `yaml:"table"` // data group name (first table of the group)
+	// Table names the target: a table (sbtest7), a group's N-th table (sbtest[7]) or a group
+	// (its first table; with Each, every table of the group in order).
+	Table string `yaml:"table"`
+	Each  bool   `yaml:"each,omitempty"`
 	// Params holds the operation's own fields (model/ddl).
 	Params Params `yaml:"-"`
 }

@@ -95,7 +95,7 @@ var rules = []rule{
 	{"data[*].tables", atLeast(1, "at least 1 table")},
 	{"data[*].rows", atLeast(0, "a count >= 0")},
 	{"data[*].size", atLeast(0, "a size >= 0")},
-	{"data[*].row_size", atLeast(0, "a size >= 0")},
+	{"data[*].row_size", zeroOr(between(Size(4), Size(65535)))}, // InnoDB: a row is at most 65,535 bytes
 	{"data[*].warehouses", atLeast(0, "an integer >= 0")},
 	{"data[*].secondary_indexes", between(0, 64)},
 

@@ -203,13 +203,23 @@ func AggregateBuild(srv *server.Server, ev config.DDLEvent) (indexbuild.Env, ind
 	tab := tabs[0]
 	var idx []indexbuild.Index
 	for _, d := range tab.NewIndexes(ci.Columns, max(ci.Indexes, 1)) {
-		idx = append(idx, indexbuild.Index{Name: d.Name, KeyBytes: int64(d.EntryBytes)})
+		idx = append(idx, indexbuild.Index{Name: d.Name, KeyBytes: int64(d.EntryBytes), Fields: entryFields(d.Columns)})
 	}
 	env := (&pool{}).env(srv)
 	env.Pool = nil
 	spec := buildSpec(srv, tab, idx)
 	spec.Engine, spec.OneAtATime = ci.Engine, ci.OneAtATime
 	return env, spec, nil
+}
+
+// entryFields is a secondary-index entry's field count: its key columns and the one-column
+// primary key of every modelled table kind (0 when the columns are not known: the build's
+// default of two).
+func entryFields(columns []string) int {
+	if len(columns) == 0 {
+		return 0
+	}
+	return len(columns) + 1
 }
 
 func addBuildPhases(r *Result, b indexbuild.Result) {

@@ -46,9 +46,9 @@ func (o *CreateIndex) Check(sc *config.Scenario, c *config.Checker) {
 
 func (o *CreateIndex) Stages() []Stage {
 	return []Stage{
-		{Name: "prepare", MDL: MDLExclusive},
-		{Name: "build", MDL: MDLSharedUpgradable, Phases: []string{"scan", "merge", "load", "observer_flush", "row_log_apply"}},
-		{Name: "commit", MDL: MDLExclusive},
+		{Name: "prepare", MDL: server.MDLExclusive},
+		{Name: "build", MDL: server.MDLSharedUpgradable, Phases: []string{"scan", "merge", "merge_pass_*", "load", "observer_flush", "row_log_apply"}},
+		{Name: "commit", MDL: server.MDLExclusive},
 	}
 }
 
@@ -60,11 +60,16 @@ func (o *CreateIndex) Run(x *Exec) {
 	var idx []indexbuild.Index
 	var dst []*schema.Index
 	for _, d := range tab.NewIndexes(o.Columns, n) {
-		idx = append(idx, indexbuild.Index{Name: d.Name, KeyBytes: int64(d.EntryBytes)})
+		idx = append(idx, indexbuild.Index{Name: d.Name, KeyBytes: int64(d.EntryBytes), Fields: entryFields(d.Columns)})
 		ix := schema.NewIndex(tab.Name+"."+d.Name, tab.Space, sp.NextPage, tab.Rows, d.EntryBytes, d.EntryBytes, srv.PageSize)
 		ix.Columns = d.Columns
 		sp.NextPage += uint32(ix.Pages)
 		dst = append(dst, ix)
+	}
+	// prepare_inplace_alter_table ran under MDL_EXCLUSIVE; the build runs under
+	// MDL_SHARED_UPGRADABLE, DML going on.
+	if !x.Enter("build") {
+		return
 	}
 	obs := srv.NewObserver()
 	p := newPool(srv, tab, idx, dst, obs, o.OneAtATime)
@@ -86,5 +91,10 @@ func (o *CreateIndex) Run(x *Exec) {
 		})
 	}
 	x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, server.OpObserverFlush) })
+	// commit_inplace_alter_table under MDL_EXCLUSIVE (waiting for every open transaction on
+	// the table).
+	if !x.Enter("commit") {
+		return
+	}
 	tab.Secondary = append(tab.Secondary, dst...)
 }

@@ -9,6 +9,7 @@ package ddl
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/metrics"
@@ -29,35 +30,35 @@ type Operation interface {
 	Run(x *Exec)
 }
 
-// MDL is a metadata-lock type (sql/mdl.h).
-type MDL uint8
-
-const (
-	MDLNone             MDL = iota
-	MDLSharedRead           // MDL_SHARED_READ: SELECT
-	MDLSharedWrite          // MDL_SHARED_WRITE: INSERT/UPDATE/DELETE
-	MDLSharedUpgradable     // MDL_SHARED_UPGRADABLE: online ALTER while it copies/builds; DML goes on
-	MDLExclusive            // MDL_EXCLUSIVE: no other statement may touch the table
-)
-
-func (m MDL) String() string {
-	return [...]string{"none", "shared_read", "shared_write", "shared_upgradable", "exclusive"}[m]
-}
-
 // Stage is one part of a statement: the MDL it holds on its table and the phases it reports.
+// A phase name ending in "*" stands for a numbered family ("merge_pass_*": merge_pass_1,
+// merge_pass_2, ...); DeclaresPhase matches it.
 type Stage struct {
 	Name   string
-	MDL    MDL
+	MDL    server.MDL
 	Phases []string
 }
 
-// PhaseNames lists every phase a statement of op may report, stage by stage.
+// WaitMDL is the phase a statement reports while it waits for a metadata lock (any stage).
+const WaitMDL = "wait_mdl"
+
+// PhaseNames lists every phase a statement of op may report, stage by stage (and WaitMDL).
 func PhaseNames(op Operation) []string {
-	var out []string
+	out := []string{WaitMDL}
 	for _, s := range op.Stages() {
 		out = append(out, s.Phases...)
 	}
 	return out
+}
+
+// DeclaresPhase reports whether name is among declared (PhaseNames), patterns included.
+func DeclaresPhase(declared []string, name string) bool {
+	for _, d := range declared {
+		if d == name || strings.HasSuffix(d, "*") && strings.HasPrefix(name, strings.TrimSuffix(d, "*")) {
+			return true
+		}
+	}
+	return false
 }
 
 // Result is one statement's outcome in virtual time.
@@ -81,6 +82,9 @@ type Exec struct {
 	Table *schema.Table // the target table (nil for operations that take none)
 	Space *server.Space // Table's tablespace
 	R     *Result
+
+	stages []Stage
+	lock   server.MDL // the MDL held on Table
 }
 
 // Phase runs f as the phase name: its interval and the work it reports are recorded.
@@ -100,7 +104,35 @@ func (x *Exec) Phase(name string, f func() server.ScanStats) {
 // Fail ends the statement as failed.
 func (x *Exec) Fail(reason string) { x.R.Failed, x.R.Reason = true, reason }
 
-// Schedule spawns the thread that runs ev at its time(s); begin receives each statement's
+// Enter moves the statement to its stage name: the table's metadata lock becomes the stage's
+// (an upgrade waits for every other holder, as mysql_inplace_alter_table's upgrade to
+// MDL_EXCLUSIVE waits for the transactions on the table; the wait is a WaitMDL phase). It
+// returns false, with the statement failed, when lock_wait_timeout passed first.
+func (x *Exec) Enter(name string) bool {
+	for _, st := range x.stages {
+		if st.Name != name {
+			continue
+		}
+		if x.Table == nil || st.MDL == x.lock {
+			return true
+		}
+		start := x.T.Now()
+		res := x.T.AcquireMDL(x.Table, x.lock, st.MDL, false)
+		if x.T.Now() > start {
+			x.R.Phases = append(x.R.Phases, Phase{WaitMDL, start, x.T.Now()})
+		}
+		if res != server.MDLGranted {
+			x.Fail("ER_LOCK_WAIT_TIMEOUT: metadata lock on " + x.Table.Name)
+			return false
+		}
+		x.lock = st.MDL
+		return true
+	}
+	panic("ddl: " + x.Ev.DDL + " has no stage " + name)
+}
+
+// Schedule spawns the thread that runs ev at its time(s): each time, the statement on its
+// table, or with each on every table of its group in order. begin receives each statement's
 // result as it is being filled (phases appear as they complete), done the finished one.
 func Schedule(srv *server.Server, ev config.DDLEvent, begin func(*Result), done func(Result)) {
 	name := fmt.Sprintf("ddl:%s:%s@%s", ev.DDL, ev.Table, sim.Time(ev.At))
@@ -110,11 +142,16 @@ func Schedule(srv *server.Server, ev config.DDLEvent, begin func(*Result), done 
 			if at > t.Now() {
 				t.Sleep(at - t.Now())
 			}
-			r := &Result{Start: t.Now()}
-			r.Op, r.Table, r.Policy = ev.DDL, ev.Table, srv.PolicyName()
-			begin(r)
-			run(t, ev, r)
-			done(*r)
+			for _, tab := range targets(srv, ev) {
+				r := &Result{Start: t.Now()}
+				r.Op, r.Table, r.Policy = ev.DDL, ev.Table, srv.PolicyName()
+				if tab != nil {
+					r.Table = tab.Name
+				}
+				begin(r)
+				run(t, ev, tab, r)
+				done(*r)
+			}
 			if ev.Every == 0 {
 				return
 			}
@@ -123,33 +160,53 @@ func Schedule(srv *server.Server, ev config.DDLEvent, begin func(*Result), done 
 	})
 }
 
-// Run executes one DDL statement on thread t.
+// targets are the tables ev runs on, in order: none for an operation without a table; else
+// the table ev.Table names, or with ev.Each every table of the group it names.
+func targets(srv *server.Server, ev config.DDLEvent) []*schema.Table {
+	if k, _ := config.DDLKind(ev.DDL); k.NoTable {
+		return []*schema.Table{nil}
+	}
+	tabs := srv.ResolveTables(ev.Table, ev.Each)
+	if len(tabs) == 0 {
+		return []*schema.Table{{Name: ev.Table, Dropped: true}} // fails as "no such table"
+	}
+	return tabs
+}
+
+// Run executes one DDL statement on thread t, on the table ev.Table names.
 func Run(t *server.Thread, ev config.DDLEvent) Result {
 	r := Result{Start: t.Now()}
 	r.Op, r.Table, r.Policy = ev.DDL, ev.Table, t.S.PolicyName()
-	run(t, ev, &r)
+	run(t, ev, targets(t.S, ev)[0], &r)
 	return r
 }
 
-func run(t *server.Thread, ev config.DDLEvent, r *Result) {
+func run(t *server.Thread, ev config.DDLEvent, tab *schema.Table, r *Result) {
+	x := &Exec{T: t, Srv: t.S, Ev: ev, R: r}
 	defer func() {
+		if x.Table != nil {
+			t.ReleaseMDL(x.Table, x.lock)
+		}
 		t.Pay()
 		r.End = t.Now()
 	}()
 	op, ok := ev.Params.(Operation)
 	if !ok {
-		r.Failed, r.Reason = true, "unknown DDL "+ev.DDL
+		x.Fail("unknown DDL " + ev.DDL)
 		return
 	}
-	x := &Exec{T: t, Srv: t.S, Ev: ev, R: r}
-	if k, _ := config.DDLKind(ev.DDL); !k.NoTable {
-		tabs := t.S.Groups[ev.Table]
-		if len(tabs) == 0 {
-			x.Fail("no table " + ev.Table)
+	x.stages = op.Stages()
+	if tab != nil {
+		x.Table = tab
+		if !x.Enter(x.stages[0].Name) {
 			return
 		}
-		x.Table = tabs[0]
-		x.Space = t.S.Spaces.Get(x.Table.Space)
+		// Checked under the lock: a DROP that held it may have removed the table.
+		if tab.Dropped {
+			x.Fail("ER_NO_SUCH_TABLE: " + tab.Name)
+			return
+		}
+		x.Space = t.S.Spaces.Get(tab.Space)
 	}
 	op.Run(x)
 }

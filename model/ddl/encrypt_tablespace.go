@@ -14,7 +14,7 @@ type EncryptTablespace struct {
 }
 
 func (o *EncryptTablespace) Stages() []Stage {
-	return []Stage{{Name: "alter", MDL: MDLExclusive, Phases: []string{"mark_dirty", "flush"}}}
+	return []Stage{{Name: "alter", MDL: server.MDLExclusive, Phases: []string{"mark_dirty", "flush"}}}
 }
 
 func (o *EncryptTablespace) Run(x *Exec) {

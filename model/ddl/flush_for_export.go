@@ -13,9 +13,9 @@ type FlushForExport struct {
 }
 
 func (o *FlushForExport) Stages() []Stage {
-	// FLUSH TABLES ... FOR EXPORT takes MDL_SHARED_NO_WRITE-class locks: reads go on, writes
-	// wait (modelled as shared_read for the flush).
-	return []Stage{{Name: "flush", MDL: MDLSharedRead, Phases: []string{"flush"}}}
+	// FLUSH TABLES ... FOR EXPORT locks the table MDL_SHARED_NO_WRITE: reads go on, writes
+	// wait until UNLOCK TABLES (the model releases at the end of the flush).
+	return []Stage{{Name: "flush", MDL: server.MDLSharedNoWrite, Phases: []string{"flush"}}}
 }
 
 func (o *FlushForExport) Run(x *Exec) {

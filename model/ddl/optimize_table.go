@@ -21,9 +21,9 @@ type OptimizeTable struct {
 
 func (o *OptimizeTable) Stages() []Stage {
 	return []Stage{
-		{Name: "prepare", MDL: MDLExclusive},
-		{Name: "build", MDL: MDLSharedUpgradable, Phases: []string{"scan", "merge", "load", "observer_flush", "row_log_apply"}},
-		{Name: "commit", MDL: MDLExclusive, Phases: []string{"drop"}},
+		{Name: "prepare", MDL: server.MDLExclusive},
+		{Name: "build", MDL: server.MDLSharedUpgradable, Phases: []string{"scan", "merge", "merge_pass_*", "load", "observer_flush", "row_log_apply"}},
+		{Name: "commit", MDL: server.MDLExclusive, Phases: []string{"free_pages", "drop"}},
 	}
 }
 
@@ -32,11 +32,14 @@ func (o *OptimizeTable) Run(x *Exec) {
 	nsp := srv.Spaces.New(tab.Name + "#new")
 	nt := tab.Fresh(nsp.ID)
 	nsp.Table, nsp.NextPage = nt, nt.NextPage
-	idx := []indexbuild.Index{{Name: "PRIMARY", KeyBytes: int64(nt.Primary.RecordBytes)}}
+	idx := []indexbuild.Index{{Name: "PRIMARY", KeyBytes: int64(nt.Primary.RecordBytes), Clustered: true}}
 	dst := []*schema.Index{nt.Primary}
 	for _, s := range nt.Secondary {
-		idx = append(idx, indexbuild.Index{Name: s.Name, KeyBytes: int64(s.RecordBytes)})
+		idx = append(idx, indexbuild.Index{Name: s.Name, KeyBytes: int64(s.RecordBytes), Fields: entryFields(s.Columns)})
 		dst = append(dst, s)
+	}
+	if !x.Enter("build") {
+		return
 	}
 	obs := srv.NewObserver()
 	p := newPool(srv, tab, idx, dst, obs, false)
@@ -55,9 +58,17 @@ func (o *OptimizeTable) Run(x *Exec) {
 		rowLogApply(t, nt.Primary, srv.SpaceWrites(tab.Space)-writes0)
 		return server.ScanStats{}
 	})
-	// Swap the tables, then drop the old tablespace.
+	// commit_inplace_alter_table under MDL_EXCLUSIVE: swap the tables, then drop the old
+	// tablespace.
+	if !x.Enter("commit") {
+		return
+	}
+	old := *tab // the old table's shape, for a 5.x drop's page freeing
 	*tab = *nt
 	nsp.Table = tab
+	if srv.Traits.FreePagesOnDrop {
+		x.Phase("free_pages", func() server.ScanStats { return t.FreeTablePages(&old) })
+	}
 	sp.Deleted = true
 	x.Phase("drop", func() server.ScanStats { return srv.DropPages(t, sp, server.OpDropTable) })
 }

@@ -13,7 +13,7 @@ type UndoTruncate struct {
 }
 
 func (o *UndoTruncate) Stages() []Stage {
-	return []Stage{{Name: "truncate", MDL: MDLNone, Phases: []string{"truncate"}}}
+	return []Stage{{Name: "truncate", MDL: server.MDLNone, Phases: []string{"truncate"}}}
 }
 
 func (o *UndoTruncate) Run(x *Exec) {

@@ -24,6 +24,7 @@ func Build(p *sim.Proc, env Env, spec Spec) Result {
 	res.IndexPasses = make([]int64, len(s.Indexes))
 	b := &build{env: &env, s: &s, res: &res, p: p}
 	b.pc = newPageCache(b, env.PageCacheBytes)
+	b.pc.dontneed = s.Engine == "innodb"
 	defer b.pc.dropAll()
 	all := make([]int, len(s.Indexes))
 	for i := range all {
@@ -149,6 +150,20 @@ func (b *build) io(p *sim.Proc, dev *sim.Device, lat sim.Time, op sim.Op, bytes,
 func (b *build) phase(name string, index int, start sim.Time) int {
 	b.res.Phases = append(b.res.Phases, Phase{Name: b.prefix + name, Index: index, Start: start, End: start})
 	return len(b.res.Phases) - 1
+}
+
+// passSpan widens index i's phase "merge_pass_<pass+1>" to cover [start, end]: the span of
+// one merge pass over all of the index's sort files (the files of an 8.0.27+ build are merged
+// concurrently, each pass of each file by one thread).
+func (b *build) passSpan(i int, pass int64, start, end sim.Time) {
+	name := b.prefix + fmt.Sprintf("merge_pass_%d", pass+1)
+	for k := range b.res.Phases {
+		if ph := &b.res.Phases[k]; ph.Name == name && ph.Index == i {
+			ph.Start, ph.End = min(ph.Start, start), max(ph.End, end)
+			return
+		}
+	}
+	b.res.Phases = append(b.res.Phases, Phase{Name: name, Index: i, Start: start, End: end})
 }
 
 // chunks cuts total units of work into at most maxChunks steps of about b.s.ChunkBytes of

@@ -36,7 +36,7 @@ func (b *build) parallel(idx []int) {
 	perRun := make([]int64, len(idx))
 	for k, i := range idx {
 		ix := s.Indexes[i]
-		perRun[k] = entriesPerBuffer(keyBuf, ix.KeyBytes+s.SortEntryOverhead)
+		perRun[k] = entriesPerBuffer(keyBuf, ix.KeyBytes+s.overhead(ix))
 		mem += int64(S) * (keyBuf + ioBuf + 2*8*max(1, keyBuf/ix.KeyBytes))
 	}
 	if !b.allocMem(mem, fmt.Sprintf("%d key buffers of %s", S*len(idx), fmtBytes(keyBuf))) {
@@ -104,7 +104,7 @@ func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, 
 				continue
 			}
 			E := perRun[k]
-			mem := ix.KeyBytes + s.SortEntryOverhead
+			mem := ix.KeyBytes + s.overhead(ix)
 			full := (done+rowsC)/E - done/E
 			ns += float64(full) * b.sortNs(E, mem, S)
 			bytes := full * runBytes(E, ix)
@@ -278,6 +278,7 @@ func (b *build) mergeFile(p *sim.Proc, i int, f *fileStats, S int) {
 	for pass := int64(0); pass < passes; pass++ {
 		in, out := f.obj, b.newFile()
 		var off int64
+		t0 := p.Now()
 		for c := int64(0); c < n; c++ {
 			if b.failed() {
 				b.fileDrop(out)
@@ -304,6 +305,7 @@ func (b *build) mergeFile(p *sim.Proc, i int, f *fileStats, S int) {
 		// The input is overwritten by the next pass (or, after the last, deleted).
 		b.fileDrop(in)
 		f.obj = out
+		b.passSpan(i, pass, t0, p.Now())
 	}
 	// The spare file (the last pass's input) is closed and deleted.
 	b.freeTemp(grown)
@@ -388,7 +390,7 @@ func (b *build) legacy(idx []int) {
 	for k, i := range idx {
 		ix := s.Indexes[i]
 		// row_merge_buf_add refuses an entry once total_size + size >= sort_buffer_size - 1.
-		perRun[k] = max(1, (block-2)/(tempRecBytes(ix)+s.SortEntryOverhead))
+		perRun[k] = max(1, (block-2)/(tempRecBytes(ix)+s.overhead(ix)))
 		mem += block + 2*8*perRun[k] // buffer, tuples and tuples_aux arrays
 	}
 	mem += 3 * block // row_merge_build_indexes' merge block (3 × srv_sort_buf_size)
@@ -488,6 +490,7 @@ func (b *build) legacy(idx []int) {
 		for pass := int64(0); pass < passes && !b.failed(); pass++ {
 			in, out := f.obj, b.newFile()
 			var off int64
+			t0 := p.Now()
 			for c := int64(0); c < m; c++ {
 				bytes := part(f.bytes, c, m)
 				b.fileRead(p, []seg{{f: in, off: off, n: bytes}}, block)
@@ -498,6 +501,7 @@ func (b *build) legacy(idx []int) {
 			}
 			b.fileDrop(in) // the two files swap: the input is overwritten by the next pass
 			f.obj = out
+			b.passSpan(i, pass, t0, p.Now())
 		}
 		b.res.Phases[mph].End = p.Now()
 		lph := b.phase("load", i, p.Now())

@@ -73,6 +73,7 @@ type tfile struct {
 	size    int64 // bytes written
 	w0, w1  int64 // cache clock before the first and after the last append
 	flushed int64 // leading bytes submitted for write-back
+	dropped int64 // bytes read and dropped from the cache (dontneed)
 	dead    bool
 }
 
@@ -83,7 +84,16 @@ type seg struct {
 }
 
 type pageCache struct {
-	b         *build
+	b *build
+	// dontneed: every read and write of a sort file is followed by
+	// posix_fadvise(POSIX_FADV_DONTNEED) (InnoDB's ddl::pread / ddl::pwrite and 8.0.18's
+	// row_merge_read / row_merge_write): Linux starts write-back of the written range at once
+	// (generic_fadvise → __filemap_fdatawrite_range, WB_SYNC_NONE) and drops clean pages of the
+	// range; pages under write-back stay, clean once written, until reclaimed; pages just read
+	// are dropped. So every byte written reaches the temp device, and data is read from the
+	// cache only while it has not been reclaimed since it was written. MyRocks' merge files do
+	// not fadvise: they keep the page cache's ordinary write-back (the rest of this file).
+	dontneed  bool
 	cap       int64 // Env.PageCacheBytes
 	bg, limit int64 // write-back starts above bg; writers wait above limit
 	clock     int64 // bytes inserted so far
@@ -175,6 +185,9 @@ func (b *build) fileWrite(p *sim.Proc, segs []seg, opSize int64) {
 		f.w1 = c.clock
 		c.live += s.n
 		c.dirty += s.n
+		if c.dontneed {
+			c.writeBack(f, s.n) // POSIX_FADV_DONTNEED after the pwrite
+		}
 	}
 	c.kick()
 	// Above dirty_ratio write-back is always in flight (kick keeps it going above the lower
@@ -199,9 +212,18 @@ func (b *build) fileRead(p *sim.Proc, segs []seg, opSize int64) {
 		return
 	}
 	b.res.TempBytesRead += total
-	if !b.pc.on() {
+	switch {
+	case !b.pc.on():
 		miss = total
-	} else {
+	case b.pc.dontneed:
+		// POSIX_FADV_DONTNEED after the pread: the range leaves the cache (hit or read in).
+		for _, s := range segs {
+			d := min(s.n, s.f.size-s.f.dropped)
+			s.f.dropped += d
+			b.pc.live -= d
+		}
+		b.res.PageCacheHitBytes += total - miss
+	default:
 		b.pc.clock += miss // pages read in are inserted at the head of the LRU
 		b.res.PageCacheHitBytes += total - miss
 	}
@@ -219,7 +241,7 @@ func (b *build) fileDrop(f *tfile) {
 	if !c.on() {
 		return
 	}
-	c.live -= f.size
+	c.live -= f.size - f.dropped
 	c.dirty -= f.size - f.flushed
 	f.flushed = f.size
 	c.wakeThrottled()
@@ -272,6 +294,19 @@ func (c *pageCache) resident(f *tfile, off, n int64) int64 {
 	}
 	xs = min(xs, f.flushed) // dirty bytes are never evicted
 	return min(n, max(0, off+n-max(off, xs)))
+}
+
+// writeBack submits the last n bytes written to f for write-back at once (DONTNEED): they reach
+// the temp device even if the file is deleted before the write completes.
+func (c *pageCache) writeBack(f *tfile, n int64) {
+	f.flushed = f.size
+	c.b.res.TempDeviceBytesWritten += n
+	c.inflightBytes += n
+	c.b.env.Temp.Submit(sim.Write, n, func() {
+		c.inflightBytes -= n
+		c.dirty -= n
+		c.wakeThrottled()
+	})
 }
 
 // kick starts write-back while dirty data is above the background threshold.

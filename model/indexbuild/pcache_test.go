@@ -49,10 +49,10 @@ func TestPageCacheSmallBuildMergesInMemory(t *testing.T) {
 	if with.TempDeviceBytesRead != 0 || with.PageCacheHitBytes != with.TempBytesRead {
 		t.Errorf("with cache: %d device bytes read, %d hit of %d", with.TempDeviceBytesRead, with.PageCacheHitBytes, with.TempBytesRead)
 	}
-	// The files are deleted before dirty data reaches the background threshold (1.2 GiB):
-	// nothing is ever written to the disk.
-	if with.TempDeviceBytesWritten != 0 {
-		t.Errorf("with cache: %s written to the temp device, want 0", fmtBytes(with.TempDeviceBytesWritten))
+	// InnoDB fadvises DONTNEED after every write: write-back starts at once, so every byte
+	// written reaches the device even though the merge reads it back from the cache.
+	if with.TempDeviceBytesWritten != with.TempBytesWritten {
+		t.Errorf("with cache: %s of %s written to the temp device, want all", fmtBytes(with.TempDeviceBytesWritten), fmtBytes(with.TempBytesWritten))
 	}
 	if without.TempDeviceBytesRead != without.TempBytesRead || without.PageCacheHitBytes != 0 {
 		t.Errorf("without cache: %d of %d bytes read from the device", without.TempDeviceBytesRead, without.TempBytesRead)

@@ -103,13 +103,19 @@ func splitRows(rows int64, t, n int) int64 {
 	return q
 }
 
-// indexPages is the page count of a bulk-loaded index of rows entries: leaves filled to
-// 15/16 (innodb_fill_factor 100 leaves 1/16 free, btr0load.cc) and the node-pointer levels.
+// indexPages is the page count of a bulk-loaded index of rows entries and its node-pointer
+// levels. With innodb_fill_factor at its default of 100, a clustered index keeps
+// dict_index_get_space_reserve() = 1/16 of each page free; a secondary index reserves
+// page × (100 − fill_factor)/100 = nothing and is filled to the brim (Page_load /
+// PageBulk::isSpaceAvailable).
 func indexPages(rows int64, ix Index, pageSize int64) int64 {
 	if rows <= 0 {
 		return 1
 	}
-	usable := pageSize*15/16 - 128                // FIL header/trailer, page header, infimum/supremum
+	usable := pageSize - 128 // FIL header/trailer, page header, infimum/supremum
+	if ix.Clustered {
+		usable = pageSize*15/16 - 128
+	}
 	perLeaf := max(1, usable/(ix.KeyBytes+5+1))   // 5-byte record header, ~1 byte of page directory
 	perNode := max(2, usable/(ix.KeyBytes+4+5+1)) // node pointer: key + child page number
 	pages := ceilDiv(rows, perLeaf)

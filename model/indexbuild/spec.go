@@ -64,6 +64,13 @@ type Index struct {
 	// the per-record extra bytes (null bitmap, variable-length lengths), without the 5-byte
 	// page record header.
 	KeyBytes int64
+	// Fields is the entry's field count, dict_index_get_n_fields: the key columns and the
+	// primary-key columns not among them (0 = 2, one key column and a one-column primary key).
+	// The fixed 8.0.4x key buffer charges a dfield_t per field.
+	Fields int
+	// Clustered marks the new clustered index of a rebuild: its pages keep
+	// innodb_fill_factor's 1/16 free; a secondary index's are filled to the brim.
+	Clustered bool
 }
 
 // MyRocksOpts are the MyRocks index-build settings.
@@ -99,8 +106,10 @@ type Spec struct {
 	ParallelReadThreads int   // innodb_parallel_read_threads (8.0.27+; default 4)
 	SortBufferSize      int64 // innodb_sort_buffer_size (before 8.0.27; default 1 MiB)
 	// SortEntryOverhead is the key-buffer bookkeeping charged per entry on top of KeyBytes
-	// when deciding that a buffer is full. 8.0.x charges the copied data only (0, the
-	// default); recent releases also charge the dfield_t arrays (ddl0impl-buffer.h).
+	// when deciding that a buffer is full; 0 = the version's own (entryOverhead):
+	// none before 8.0.27 (row_merge_buf_add counts the data only), one dfield_t (24 bytes) per
+	// entry in 8.0.27 – 8.0.40 and 8.4.0 – 8.4.3 (Key_sort_buffer::will_fit), and a dfield_t per
+	// field plus two tuple pointers (24·Fields + 16) once the accounting was fixed.
 	SortEntryOverhead int64
 
 	// Resource limits; 0 = unlimited. Exceeding one fails the statement (Result.Failed).
@@ -220,6 +229,11 @@ func (s Spec) withDefaults(env *Env) (Spec, error) {
 	if s.SortBufferSize <= 0 {
 		s.SortBufferSize = mib
 	}
+	for i := range s.Indexes {
+		if s.Indexes[i].Fields <= 0 {
+			s.Indexes[i].Fields = 2
+		}
+	}
 	if s.MyRocks.MergeBufSize <= 0 {
 		s.MyRocks.MergeBufSize = 64 * mib
 	}
@@ -236,6 +250,31 @@ func (s Spec) withDefaults(env *Env) (Spec, error) {
 		s.PKLeafPages = ceilDiv(s.Rows*s.RowBytes, env.PageSize*15/16)
 	}
 	return s, nil
+}
+
+// dfieldBytes is sizeof(dfield_t) (data pointer, bit fields, length, dtype_t).
+const dfieldBytes = 24
+
+// entryOverhead is the key-buffer accounting per entry of version's build (see
+// Spec.SortEntryOverhead; the release that fixed it is inferred from the copyright years of
+// the copies read: docs/indexbuild.md, "Key buffers").
+func entryOverhead(version string, ix Index) int64 {
+	v, _ := parseVersion(version)
+	switch {
+	case !parallelDDL(version):
+		return 0
+	case v[0] == 8 && v[1] == 0 && v[2] <= 40, v[0] == 8 && v[1] == 4 && v[2] <= 3:
+		return dfieldBytes
+	}
+	return dfieldBytes*int64(ix.Fields) + 16
+}
+
+// overhead is the accounting per entry of index ix in this build.
+func (s *Spec) overhead(ix Index) int64 {
+	if s.SortEntryOverhead > 0 {
+		return s.SortEntryOverhead
+	}
+	return entryOverhead(s.Version, ix)
 }
 
 // parallelDDL reports whether version uses the 8.0.27+ ddl0* build.

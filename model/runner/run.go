@@ -23,6 +23,7 @@ var Columns = []string{
 	"lru_mutex_wait_ms_s", "free_mutex_wait_ms_s", "flush_mutex_wait_ms_s", "cpu_util",
 	"checkpoint_age_mb", "temp_truncations_s", "ddl_active",
 	"made_young_s", "single_page_flushes_s", "free_waits_s", "runnable", "temp_sessions_closing",
+	"mdl_waiting", "err_s",
 }
 
 func run(sc *config.Scenario, opt Options) (*Result, error) {
@@ -230,6 +231,7 @@ func (r *recorder) sample() {
 		rate(st.MakeYoung, l.MakeYoung), rate(st.SinglePageFlushes, l.SinglePageFlushes),
 		rate(st.FreeWaits, l.FreeWaits), float64(srv.Cores.Busy() + srv.Cores.RunQueue()),
 		float64(st.TempClosing),
+		float64(st.MDLWaiting), rate(st.Errors, l.Errors),
 	}
 	r.series.Rows = append(r.series.Rows, row)
 	if r.opt.Interval != nil {

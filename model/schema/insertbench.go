@@ -55,11 +55,21 @@ var insertBenchmarkColumns = map[string]int{
 // NewInsertBenchmarkTable shapes the insert benchmark's table with `rows` rows and the first
 // nSecondary of its secondary indexes (0: the primary key only, as loaded in the reference).
 func NewInsertBenchmarkTable(name, group string, space uint32, rows int64, nSecondary int, pageSize int64) *Table {
+	return NewInsertBenchmarkTableRow(name, group, space, rows, nSecondary, pageSize, 0)
+}
+
+// NewInsertBenchmarkTableRow is NewInsertBenchmarkTable with rowBytes of column data per row
+// (data[].row_size; 0 = the benchmark's).
+func NewInsertBenchmarkTableRow(name, group string, space uint32, rows int64, nSecondary int, pageSize int64, rowBytes int) *Table {
 	var sec []IndexDef
 	for i := 0; i < nSecondary; i++ {
 		sec = append(sec, InsertBenchmarkIndexes[i%len(InsertBenchmarkIndexes)])
 	}
-	t := newTable(name, group, space, rows, InsertBenchmarkRowBytes, InsertBenchmarkPKKey, sec, pageSize)
+	rb := InsertBenchmarkRowBytes
+	if rowBytes > 0 {
+		rb = rowBytes
+	}
+	t := newTable(name, group, space, rows, rb, InsertBenchmarkPKKey, sec, pageSize)
 	t.Kind = KindInsertBenchmark
 	return t
 }

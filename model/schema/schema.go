@@ -162,6 +162,8 @@ type Table struct {
 	Secondary []*Index
 	// NextPage is the next never-used page number (inserts past the end allocate here).
 	NextPage uint32
+	// Dropped: DROP TABLE removed it (run-time state); statements on it fail.
+	Dropped bool
 }
 
 // IndexOfPage returns the index page number p belongs to, or nil.
@@ -205,8 +207,18 @@ const firstIndexPage = 3
 
 // NewSysbenchTable shapes sbtestN with `rows` rows and nSecondary secondary indexes on k.
 func NewSysbenchTable(name, group string, space uint32, rows int64, nSecondary int, pageSize int64) *Table {
-	t := &Table{Name: name, Group: group, Kind: KindSysbench, Space: space, Rows: rows, RowBytes: SysbenchRowBytes}
-	t.Primary = NewIndex(name+".PRIMARY", space, firstIndexPage, rows, SysbenchRowBytes, SysbenchPKKey, pageSize)
+	return NewSysbenchTableRow(name, group, space, rows, nSecondary, pageSize, 0)
+}
+
+// NewSysbenchTableRow is NewSysbenchTable with rowBytes of column data per row instead of
+// sysbench's 188 (data[].row_size; 0 = sysbench's); the system columns are added.
+func NewSysbenchTableRow(name, group string, space uint32, rows int64, nSecondary int, pageSize int64, rowBytes int) *Table {
+	rb := SysbenchRowBytes
+	if rowBytes > 0 {
+		rb = rowBytes + sysColumns
+	}
+	t := &Table{Name: name, Group: group, Kind: KindSysbench, Space: space, Rows: rows, RowBytes: rb}
+	t.Primary = NewIndex(name+".PRIMARY", space, firstIndexPage, rows, rb, SysbenchPKKey, pageSize)
 	next := uint32(firstIndexPage + t.Primary.Pages)
 	for i := 0; i < nSecondary; i++ {
 		ix := NewIndex(fmt.Sprintf("%s.k_%d", name, i+1), space, next, rows, SysbenchKEntry, SysbenchKEntry, pageSize)
@@ -221,17 +233,18 @@ func NewSysbenchTable(name, group string, space uint32, rows int64, nSecondary i
 
 // RowsForSize returns how many sysbench rows make a tablespace of about size bytes.
 func RowsForSize(size int64, pageSize int64, nSecondary int) int64 {
-	return RowsForSizeOf(KindSysbench, size, pageSize, nSecondary)
+	return RowsForSizeOf(KindSysbench, size, pageSize, nSecondary, 0)
 }
 
 // RowsForSizeOf returns how many rows of a sysbench or insert-benchmark table with
-// nSecondary secondary indexes make a tablespace of about size bytes.
-func RowsForSizeOf(kind string, size int64, pageSize int64, nSecondary int) int64 {
+// nSecondary secondary indexes and rowBytes of column data per row (0 = the kind's) make a
+// tablespace of about size bytes.
+func RowsForSizeOf(kind string, size int64, pageSize int64, nSecondary, rowBytes int) int64 {
 	// Bytes per row = primary record share + secondary record shares, at the random-insert fill
 	// of a loaded table (~15/16 after sysbench's sequential prepare).
-	probe := NewSysbenchTable("probe", "", 0, 1_000_000, nSecondary, pageSize)
+	probe := NewSysbenchTableRow("probe", "", 0, 1_000_000, nSecondary, pageSize, rowBytes)
 	if kind == KindInsertBenchmark {
-		probe = NewInsertBenchmarkTable("probe", "", 0, 1_000_000, nSecondary, pageSize)
+		probe = NewInsertBenchmarkTableRow("probe", "", 0, 1_000_000, nSecondary, pageSize, rowBytes)
 	}
 	perRow := float64(probe.Pages()*pageSize) / 1e6
 	return int64(float64(size) / perRow)

@@ -29,8 +29,9 @@ import (
 //     walks a chain of the average length to its end).
 //
 // Simplified: the AHI's lookups are not modelled as faster searches (the profile's page_hit
-// is fitted with it on); a search takes the S latch only when a writer holds the partition
-// (then it waits); the node heap's pool frames are not taken from the buffer pool.
+// is fitted with it on); a search's S latch costs nothing unless a writer holds the partition
+// in X (then it waits for the release; a writer does not wait for readers to drain); the node
+// heap's pool frames are not taken from the buffer pool.
 
 const (
 	ahiAnalysis       = 17  // BTR_SEARCH_HASH_ANALYSIS
@@ -38,11 +39,37 @@ const (
 	ahiPageBuildLimit = 16  // BTR_SEARCH_PAGE_BUILD_LIMIT
 )
 
-// ahiPart is one AHI partition: its latch and its hash table's size and load.
+// ahiPart is one AHI partition: its latch and its hash table's size and load. The latch is
+// an rw-latch: writers (builds, drops) take latch, a sim mutex, in X; a search needs it in S,
+// which only an X holder blocks — it waits in readers until the holder releases.
 type ahiPart struct {
 	latch   *sim.Mutex
+	readers []*Thread
 	cells   float64
 	entries int64
+}
+
+// xLock and xUnlock take and release the partition's latch in X; xUnlock lets the searches
+// that waited for it go on.
+func (t *Thread) xLock(p *ahiPart) { t.Lock(p.latch) }
+
+func (t *Thread) xUnlock(p *ahiPart) {
+	t.Unlock(p.latch)
+	for _, r := range p.readers {
+		r.P.Wake(0)
+	}
+	p.readers = p.readers[:0]
+}
+
+// sWait is a search's S acquisition: it waits while a writer holds the latch in X.
+func (t *Thread) sWait(p *ahiPart) {
+	t.Pay() // may wait for a core: nothing may wake the thread between the test and the Park
+	for p.latch.Holder() != nil {
+		p.readers = append(p.readers, t)
+		start := t.Now()
+		t.P.Park()
+		t.S.Stats.AHIReadWaitNs += uint64(t.Now() - start)
+	}
 }
 
 func (p *ahiPart) alpha() float64 {
@@ -106,8 +133,7 @@ func (t *Thread) Searched(ix *schema.Index, in *Instance, f bufpool.FrameID) {
 	part := s.ahiPartOf(ix)
 	key := in.BP.Key(f)
 	if part.latch.Holder() != nil {
-		t.Lock(part.latch)
-		t.Unlock(part.latch)
+		t.sWait(part)
 		if !in.BP.InLRU(f) || in.BP.Key(f) != key {
 			return
 		}
@@ -127,14 +153,14 @@ func (t *Thread) Searched(ix *schema.Index, in *Instance, f bufpool.FrameID) {
 	if s.Traits.AHINoWaitBuild && part.latch.Holder() != nil {
 		return
 	}
-	t.Lock(part.latch)
+	t.xLock(part)
 	if bp.InLRU(f) && bp.Key(f) == key && !bp.HasAHI(f) {
 		t.Charge(sim.Time(float64(n) * ahiInsertNodes(part.alpha()) * float64(s.Costs.AHINode)))
 		bp.SetAHI(f, true)
 		part.entries += int64(n)
 		s.Stats.AHIBuilt++
 	}
-	t.Unlock(part.latch)
+	t.xUnlock(part)
 }
 
 // dropAHI is btr_search_drop_page_hash_index for n entries of partition part: the folds
@@ -147,10 +173,10 @@ func (t *Thread) dropAHI(part *ahiPart, n int) {
 	}
 	s := t.S
 	t.Charge(sim.Time(n) * s.Costs.AHIFold)
-	t.Lock(part.latch)
+	t.xLock(part)
 	t.Charge(sim.Time(float64(n) * ahiDeleteNodes(part.alpha()) * float64(s.Costs.AHINode)))
 	part.entries = max(part.entries-int64(n), 0)
-	t.Unlock(part.latch)
+	t.xUnlock(part)
 	s.Stats.AHIPagesDropped++
 }
 

@@ -51,6 +51,7 @@ policy: %s
 data:
   - {name: sb, tables: 4, rows: 500k}
   - {name: big, tables: 1, rows: 100k}
+  - {name: victim, tables: 2, rows: 100k}
 warm: {fill: 0.95}
 warmup: 0s
 duration: 6s
@@ -59,7 +60,7 @@ workload:
   - temp_table_connections: {threads: 1, temp_rows: 20k}
 schedule:
   - {at: 1s, ddl: create_index, table: big, columns: [c]}
-  - {at: 2s, ddl: drop_table, table: sb}
+  - {at: 2s, ddl: drop_table, table: victim, each: true}
 `, pol))
 			m, err := runner.Build(sc, runner.BuildOptions{})
 			if err != nil {
@@ -98,8 +99,8 @@ schedule:
 				t.Errorf("lazy: the eviction scan freed no stale page: the stale-page eviction path did not run (%d stale pages freed elsewhere)", st.StalePagesFreed)
 			}
 			done := m.DDLs()
-			if len(done) != 2 {
-				t.Fatalf("DDLs finished: %d, want 2 (%+v)", len(done), done)
+			if len(done) != 3 {
+				t.Fatalf("DDLs finished: %d, want 3 (%+v)", len(done), done)
 			}
 			for _, r := range done {
 				if r.Failed || r.Unfinished {

@@ -56,6 +56,8 @@ type Server struct {
 	mutexes []*sim.Mutex
 	// ahiParts are the adaptive hash index's partitions (ahi.go).
 	ahiParts []*ahiPart
+	// mdl holds each table's metadata lock (mdl.go).
+	mdl map[*schema.Table]*mdlLock
 	// lazy: the policy frees stale pages where it meets them (its Traits).
 	lazy   bool
 	Spaces Spaces
@@ -112,6 +114,16 @@ type Stats struct {
 	// AHIBuilt and AHIPagesDropped count pages whose adaptive-hash entries were built or
 	// dropped.
 	AHIBuilt, AHIPagesDropped uint64
+	// AHIReadWaitNs is the time searches waited for an AHI partition held in X.
+	AHIReadWaitNs uint64
+	// MDLWaits counts metadata-lock requests that had to wait, MDLWaitNs their total wait,
+	// MDLTimeouts those that gave up at lock_wait_timeout.
+	MDLWaits, MDLWaitNs, MDLTimeouts, MDLDeadlocks uint64
+	// MDLWaiting is a gauge: threads waiting for a metadata lock now.
+	MDLWaiting int64
+	// Errors counts statements that failed (ER_NO_SUCH_TABLE, ER_LOCK_WAIT_TIMEOUT): sysbench's
+	// err/s.
+	Errors uint64
 }
 
 // TempTruncation is one session temp-tablespace truncation and the work it did.

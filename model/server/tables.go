@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/schema"
 )
 
@@ -69,7 +70,7 @@ func (s *Server) buildTables() {
 			}
 			rows := int64(g.Rows)
 			if rows == 0 && g.Size > 0 {
-				rows = schema.RowsForSizeOf(g.Kind, int64(g.Size), s.PageSize, nsec)
+				rows = schema.RowsForSizeOf(g.Kind, int64(g.Size), s.PageSize, nsec, int(g.RowSize))
 			}
 			n := g.Tables
 			if n < 1 {
@@ -83,9 +84,9 @@ func (s *Server) buildTables() {
 				sp := s.Spaces.New(name)
 				var t *schema.Table
 				if g.Kind == schema.KindInsertBenchmark {
-					t = schema.NewInsertBenchmarkTable(name, g.Name, sp.ID, rows, nsec, s.PageSize)
+					t = schema.NewInsertBenchmarkTableRow(name, g.Name, sp.ID, rows, nsec, s.PageSize, int(g.RowSize))
 				} else {
-					t = schema.NewSysbenchTable(name, g.Name, sp.ID, rows, nsec, s.PageSize)
+					t = schema.NewSysbenchTableRow(name, g.Name, sp.ID, rows, nsec, s.PageSize, int(g.RowSize))
 				}
 				sp.Table, sp.NextPage = t, t.NextPage
 				tabs = append(tabs, t)
@@ -233,4 +234,28 @@ func (s *Server) warmFill() {
 			return
 		}
 	}
+}
+
+// ResolveTables returns the tables a DDL's `table:` names: a table by name (sbtest7), a group's
+// n-th table (sbtest[7], 1-based), or a group — its first table, or with each all of them in
+// order. Dropped tables are included (the statement then fails on them).
+func (s *Server) ResolveTables(name string, each bool) []*schema.Table {
+	if g, n, ok := config.TableIndex(name); ok {
+		if tabs := s.Groups[g]; n >= 1 && n <= len(tabs) {
+			return tabs[n-1 : n]
+		}
+		return nil
+	}
+	if tabs := s.Groups[name]; len(tabs) > 0 {
+		if each {
+			return tabs
+		}
+		return tabs[:1]
+	}
+	for _, t := range s.Tables {
+		if t.Name == name {
+			return []*schema.Table{t}
+		}
+	}
+	return nil
 }

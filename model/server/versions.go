@@ -24,8 +24,7 @@ func (t *Thread) FreeTablePages(tab *schema.Table) (st ScanStats) {
 		for p := int64(0); p < ix.Pages; p++ {
 			pid := schema.MakePageID(tab.Space, ix.Base+uint32(p))
 			in := s.InstanceOf(pid)
-			t.Charge(s.Costs.PageHit)
-			st.NodesVisited++
+			t.Charge(s.Costs.PageHit) // a page-hash lookup, not a list node
 			if f := in.BP.Lookup(bufpool.PageID(pid)); f != bufpool.Nil && !in.BP.Blocked(f) && t.DropPageAHI(in, f) {
 				st.AHIDropped++
 			}

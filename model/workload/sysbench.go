@@ -24,6 +24,10 @@ type Sysbench struct {
 	Rate    float64         `yaml:"rate"`   // transactions/s over all threads; 0 = closed loop
 	Rand    string          `yaml:"rand"`   // special | uniform | zipfian | pareto
 	Start   config.Duration `yaml:"start"`
+	// IgnoreErrors is --mysql-ignore-errors: the MySQL error numbers that re-run the event
+	// instead of ending the worker thread, comma-separated, or "all". "" is sysbench's
+	// default, 1213,1020,1205 (a deadlock, a changed record, a lock wait timeout).
+	IgnoreErrors string `yaml:"ignore_errors,omitempty"`
 }
 
 func (b *Sysbench) Defaults(sc *config.Scenario, d config.Defaulter) {
@@ -46,6 +50,9 @@ func (b *Sysbench) Check(sc *config.Scenario, c *config.Checker) {
 	c.Field("rand", b.Rand, config.OneOf(RandTypes...))
 	c.Field("start", b.Start, config.AtLeast(0, "a duration >= 0"))
 	c.Start(sc, "start", b.Start)
+	if _, err := parseIgnoreErrors(b.IgnoreErrors); err != nil {
+		c.Errorf("ignore_errors", nil, "%v", err)
+	}
 }
 
 // groupsOfKind lists the scenario's data groups of one kind.
@@ -68,9 +75,11 @@ type client struct {
 	path    []schema.PageID
 	undo    schema.PageID
 	undoUse int
-	next    sim.Time // open loop: the next arrival
-	gap     float64  // open loop: mean inter-arrival ns (0 = closed loop)
-	deal    int      // tpcc: where in the transaction deck this client starts
+	next    sim.Time  // open loop: the next arrival
+	gap     float64   // open loop: mean inter-arrival ns (0 = closed loop)
+	deal    int       // tpcc: where in the transaction deck this client starts
+	held    []heldMDL // metadata locks of the current transaction
+	err     int       // the SQL error that ended the last attempt
 }
 
 // statement is one client statement: the client's round trip (network and client work,
@@ -116,8 +125,9 @@ func (c *client) pace() sim.Time {
 }
 
 // startClients spawns n client threads named prefix[i] that wait until `at`, then call
-// txn in a loop (txn paces itself with c.pace for open-loop rates).
-func startClients(srv *server.Server, prefix string, n int, rate float64, at sim.Time, txn func(c *client, k int)) {
+// txn in a loop (txn paces itself with c.pace for open-loop rates) until it returns false
+// (the client thread ends, as a sysbench worker does on a fatal SQL error).
+func startClients(srv *server.Server, prefix string, n int, rate float64, at sim.Time, txn func(c *client, k int) bool) {
 	for i := 0; i < n; i++ {
 		name := fmt.Sprintf("%s[%d]", prefix, i)
 		r, src := srv.Sim.StreamWithSource(name)
@@ -131,8 +141,7 @@ func startClients(srv *server.Server, prefix string, n int, rate float64, at sim
 				t.Sleep(at - t.Now())
 			}
 			c.next = t.Now()
-			for k := 0; ; k++ {
-				txn(c, k)
+			for k := 0; txn(c, k); k++ {
 			}
 		})
 	}
@@ -164,10 +173,18 @@ func (cfg *Sysbench) Launch(env Env) (Running, error) {
 	for _, t := range tabs {
 		sb.rowsK = append(sb.rowsK, t.Rows)
 	}
-	startClients(srv, "sysbench", cfg.Threads, cfg.Rate, env.OnClock(cfg.Start), func(c *client, _ int) {
+	ignore, _ := parseIgnoreErrors(cfg.IgnoreErrors)
+	startClients(srv, "sysbench", cfg.Threads, cfg.Rate, env.OnClock(cfg.Start), func(c *client, _ int) bool {
 		start := c.pace()
-		sb.txn(c)
+		// sysbench 1.0's thread_run: an ignorable error re-runs the event from its start
+		// (counted in err/s); any other ends the worker thread (FATAL).
+		for !c.attempt(func() { sb.txn(c) }) {
+			if !ignore(c.err) {
+				return false
+			}
+		}
 		srv.RecordTxn(c.t.Now() - start)
+		return true
 	})
 	return noSummary{}, nil
 }
@@ -200,6 +217,7 @@ func (sb *sysbench) txn(c *client) {
 		tab, ti := sb.table(c)
 		sb.pointSelect(c, tab, sb.id(c, ti))
 		s.Stats.Reads++
+		c.endTxn()
 		return
 	case "oltp_update_index":
 		tab, ti := sb.table(c)
@@ -209,6 +227,7 @@ func (sb *sysbench) txn(c *client) {
 		s.Stats.IUD++
 		t.CommitWait()
 		s.Stats.Commits++
+		c.endTxn()
 		return
 	case "oltp_insert":
 		tab, ti := sb.table(c)
@@ -219,6 +238,7 @@ func (sb *sysbench) txn(c *client) {
 		s.Stats.IUD++
 		t.CommitWait()
 		s.Stats.Commits++
+		c.endTxn()
 		return
 	}
 	c.statement(co.Statement) // BEGIN
@@ -256,11 +276,13 @@ func (sb *sysbench) txn(c *client) {
 	s.Stats.Others++
 	t.CommitWait()
 	s.Stats.Commits++
+	c.endTxn() // the transaction's metadata locks go with it
 }
 
 func (sb *sysbench) pointSelect(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
+	c.use(tab, false)
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
 	c.t.Search(tab.Primary, c.path, false)
 }
@@ -268,6 +290,7 @@ func (sb *sysbench) pointSelect(c *client, tab *schema.Table, id int64) {
 func (sb *sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra sim.Time) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + sim.Time(n)*co.Row + extra)
+	c.use(tab, false)
 	ix := tab.Primary
 	first, last := ix.LeafOf(id), ix.LeafOf(id+n-1)
 	c.path = ix.Path(c.path[:0], first)
@@ -280,6 +303,7 @@ func (sb *sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra
 func (sb *sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + 2*co.Row)
+	c.use(tab, true)
 	c.writePK(tab, id)
 	for _, sec := range tab.Secondary {
 		leaf := secLeaf(sec, id)
@@ -300,6 +324,7 @@ func (c *client) writePK(tab *schema.Table, id int64) {
 func (sb *sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
+	c.use(tab, true)
 	c.writePK(tab, id)
 	c.writeUndo()
 }
@@ -307,6 +332,7 @@ func (sb *sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
 func (sb *sysbench) delete(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
+	c.use(tab, true)
 	c.writePK(tab, id)
 	for _, sec := range tab.Secondary {
 		c.path = sec.Path(c.path[:0], secLeaf(sec, id))
@@ -326,6 +352,7 @@ func (sb *sysbench) insertAt(c *client, tab *schema.Table, id int64) {
 func (sb *sysbench) insert(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
+	c.use(tab, true)
 	ix := tab.Primary
 	if id >= ix.Rows && (id-ix.Rows)%int64(ix.LeafRecs) == 0 {
 		sp := sb.srv.Spaces.Get(tab.Space)

@@ -81,30 +81,40 @@ func (cfg *TPCC) Launch(env Env) (Running, error) {
 	w := tabs[tWarehouse].Rows
 	tp := &tpcc{srv: srv, w: w, t: tabs, tails: map[tailKey]*tail{}}
 	deck := []byte("NNNNNNNNNNPPPPPPPPPPODS") // 10:10:1:1:1
-	startClients(srv, "tpcc", cfg.Threads, cfg.Rate, env.OnClock(cfg.Start), func(c *client, k int) {
+	startClients(srv, "tpcc", cfg.Threads, cfg.Rate, env.OnClock(cfg.Start), func(c *client, k int) bool {
 		if k == 0 {
 			c.deal = c.r.IntN(len(deck)) // each client starts at a random place in the deck
 		}
 		t := c.t
 		start := c.pace()
-		t.LogFreeCheck()
-		switch deck[(k+c.deal)%len(deck)] {
-		case 'N':
-			tp.newOrder(c)
-		case 'P':
-			tp.payment(c)
-		case 'O':
-			tp.orderStatus(c)
-		case 'D':
-			tp.delivery(c)
-		case 'S':
-			tp.stockLevel(c)
+		for !c.attempt(func() {
+			t.LogFreeCheck()
+			switch deck[(k+c.deal)%len(deck)] {
+			case 'N':
+				tp.newOrder(c)
+			case 'P':
+				tp.payment(c)
+			case 'O':
+				tp.orderStatus(c)
+			case 'D':
+				tp.delivery(c)
+			case 'S':
+				tp.stockLevel(c)
+			}
+			c.statement(0) // COMMIT: its round trip; the commit work is CommitWait's
+			t.CommitWait()
+			srv.Stats.Commits++
+			srv.Stats.Others++
+			c.endTxn()
+		}) {
+			// tpcc-mysql retries a transaction that hit a deadlock or a lock wait timeout; any
+			// other error ends the client.
+			if c.err != errLockWaitTimeout && c.err != errLockDeadlock {
+				return false
+			}
 		}
-		c.statement(0) // COMMIT: its round trip; the commit work is CommitWait's
-		t.CommitWait()
-		srv.Stats.Commits++
-		srv.Stats.Others++
 		srv.RecordTxn(t.Now() - start)
+		return true
 	})
 	return noSummary{}, nil
 }
@@ -120,12 +130,14 @@ func (tp *tpcc) stmt(c *client, rows int64) {
 }
 
 func (tp *tpcc) read(c *client, table int, row int64) {
+	c.use(tp.t[table], false)
 	ix := tp.t[table].Primary
 	c.path = ix.Path(c.path[:0], ix.LeafOf(row%ix.Rows))
 	c.t.Search(ix, c.path, false)
 }
 
 func (tp *tpcc) write(c *client, table int, row int64) {
+	c.use(tp.t[table], true)
 	ix := tp.t[table].Primary
 	c.path = ix.Path(c.path[:0], ix.LeafOf(row%ix.Rows))
 	c.t.Search(ix, c.path, true)
@@ -133,6 +145,7 @@ func (tp *tpcc) write(c *client, table int, row int64) {
 }
 
 func (tp *tpcc) readSec(c *client, table int, row int64) {
+	c.use(tp.t[table], false)
 	sec := tp.t[table].Secondary[0]
 	c.path = sec.Path(c.path[:0], sec.LeafOf(row%sec.Rows))
 	c.t.Search(sec, c.path, false)
@@ -143,6 +156,7 @@ func (tp *tpcc) readSec(c *client, table int, row int64) {
 func (tp *tpcc) insert(c *client, table int, wd int64) {
 	s := tp.srv
 	tab := tp.t[table]
+	c.use(tab, true)
 	k := tailKey{table, wd}
 	tl := tp.tails[k]
 	if tl == nil || tl.used >= tab.Primary.LeafRecs {
@@ -160,6 +174,7 @@ func (tp *tpcc) insert(c *client, table int, wd int64) {
 
 // recent reads the current insert page of a growing table (recent orders / lines).
 func (tp *tpcc) recent(c *client, table int, wd int64) {
+	c.use(tp.t[table], false)
 	if tl := tp.tails[tailKey{table, wd}]; tl != nil {
 		c.t.Read(tl.page)
 		return

@@ -1,0 +1,16 @@
+sysbench
+oltp_read_write
+--db-driver=mysql
+--mysql-socket=/var/tmp/ddlsim-lab.I5Qqyw/sock
+--mysql-user=root
+--mysql-db=sbtest
+--mysql-ignore-errors=1213,1020,1205,1180
+--tables=8
+--table-size=1000000
+--threads=8
+--rand-type=special
+--time=20
+--report-interval=1
+--histogram=on
+--percentile=95
+run
