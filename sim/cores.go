@@ -93,9 +93,85 @@ func (c *Cores) Compute(p *Proc, d Time) {
 	if d <= 0 {
 		return
 	}
+	core, qstart, queued := c.acquire(p)
+	if queued {
+		p.Park()
+		core, qstart = c.granted(p)
+	}
+	for rem := d; ; {
+		c.startSlice(p, core, qstart, rem)
+		p.Park() // preemptAt may move this wake earlier
+		var more bool
+		rem, qstart, more, queued = c.endSlice(p, core, qstart, rem)
+		if !more {
+			return
+		}
+		if queued {
+			p.Park()
+			core, qstart = c.granted(p)
+		}
+	}
+}
+
+// ComputeThenPark is Compute(p, d) followed, at the instant it returns, by then() and
+// p.Park(): the same events, in the same order, with the same results, but p's coroutine is
+// not resumed in between. Its slices' ends, its run-queue waits and the hand-off of its core
+// run as kernel continuations of p's own wake-up events, and the body resumes only when
+// something wakes p after then. then runs in a plain event or in p's body; it must not block:
+// it arranges p's wake-up (a timer, an I/O, a place in a waiter list). A thread's "pay for
+// the CPU, then sleep" (a client's statement then its round trip) is one coroutine resume
+// instead of three.
+func (c *Cores) ComputeThenPark(p *Proc, d Time, then func()) {
+	if d <= 0 {
+		then()
+		p.Park()
+		return
+	}
+	k := &p.k
+	k.c, k.then, k.rem = c, then, d
+	core, qstart, queued := c.acquire(p)
+	k.core, k.qstart = core, qstart
+	if queued {
+		k.state = kWaitCore
+	} else {
+		k.state = kSlice
+		c.startSlice(p, core, qstart, d)
+	}
+	p.Park()
+}
+
+// kstep advances a ComputeThenPark at one of p's wake-ups (a slice's end or the hand-off of
+// a core): the code Compute's loop runs at that point, in a plain event.
+func (c *Cores) kstep(p *Proc) {
+	k := &p.k
+	if k.state == kWaitCore {
+		k.core, k.qstart = c.granted(p)
+		k.state = kSlice
+		c.startSlice(p, k.core, k.qstart, k.rem)
+		return
+	}
+	rem, qstart, more, queued := c.endSlice(p, k.core, k.qstart, k.rem)
+	k.rem, k.qstart = rem, qstart
+	switch {
+	case !more:
+		then := k.then
+		k.state, k.then, k.c = kNone, nil, nil
+		then()
+		if p.held != nil { // what Park does before it yields
+			p.held.releaseHeld(p)
+		}
+	case queued:
+		k.state = kWaitCore
+	default:
+		c.startSlice(p, k.core, qstart, rem)
+	}
+}
+
+// acquire gives p a core for a computation: the one it kept (unless its quantum ran out
+// while others wait), a free one, or a place in the run queue (queued: p must wait for the
+// hand-off, then call granted).
+func (c *Cores) acquire(p *Proc) (core int32, qstart Time, queued bool) {
 	s := c.s
-	var core int32
-	var qstart Time // start of the current quantum on this core
 	switch {
 	case p.held == c:
 		core, qstart = p.heldCore, p.heldSlice
@@ -103,44 +179,58 @@ func (c *Cores) Compute(p *Proc, d Time) {
 		if c.quantum > 0 && c.queue.len() > 0 && s.now-qstart >= c.quantum {
 			// Its quantum ran out while others wait: round-robin takes the core now.
 			c.handoff(core)
-			core, qstart = c.wait(p), s.now
+			c.enqueue(p)
+			return 0, 0, true
 		}
+		return core, qstart, false
 	case len(c.free) > 0:
 		n := len(c.free)
 		core, qstart = c.free[n-1], s.now
 		c.free = c.free[:n-1]
 		c.stats.RunQueueWait.Record(0)
+		return core, qstart, false
 	default:
-		core, qstart = c.wait(p), s.now
+		c.enqueue(p)
+		return 0, 0, true
 	}
-	for rem := d; ; {
-		slice := rem
-		if c.quantum > 0 && c.queue.len() > 0 {
-			k := max(1, (s.now-qstart+c.quantum-1)/c.quantum)
-			slice = min(rem, qstart+k*c.quantum-s.now)
-		}
-		r := &c.run[core]
-		r.p, r.start, r.busyFrom, r.end, r.seq = p, qstart, s.now, s.now+slice, c.dseq
-		c.dseq++
-		c.stats.Slices++
-		p.Sleep(slice) // preemptAt may move this wake earlier
-		r = &c.run[core]
-		ran := s.now - r.busyFrom
-		r.p = nil
-		c.stats.BusyNs += ran
-		rem -= ran
-		if rem <= 0 {
-			// Keep the core until p blocks (Proc.Park releases it).
-			p.held, p.heldCore, p.heldSlice = c, core, qstart
-			return
-		}
-		if c.queue.len() == 0 {
-			qstart = s.now // preempted for a waiter that has since got a core elsewhere
-			continue
-		}
-		c.handoff(core)
-		core, qstart = c.wait(p), s.now
+}
+
+// startSlice runs p on core for at most rem, cut at the next quantum boundary while others
+// wait; p's wake-up is the slice's end.
+func (c *Cores) startSlice(p *Proc, core int32, qstart, rem Time) {
+	s := c.s
+	slice := rem
+	if c.quantum > 0 && c.queue.len() > 0 {
+		k := max(1, (s.now-qstart+c.quantum-1)/c.quantum)
+		slice = min(rem, qstart+k*c.quantum-s.now)
 	}
+	r := &c.run[core]
+	r.p, r.start, r.busyFrom, r.end, r.seq = p, qstart, s.now, s.now+slice, c.dseq
+	c.dseq++
+	c.stats.Slices++
+	p.Wake(slice)
+}
+
+// endSlice accounts the slice that just ended. more: rem of the computation is left, to run
+// on core from qstart on, or (queued) after a wait in the run queue; !more: done, and p keeps
+// the core until it blocks (Proc.Park releases it).
+func (c *Cores) endSlice(p *Proc, core int32, qstart, rem Time) (Time, Time, bool, bool) {
+	s := c.s
+	r := &c.run[core]
+	ran := s.now - r.busyFrom
+	r.p = nil
+	c.stats.BusyNs += ran
+	rem -= ran
+	if rem <= 0 {
+		p.held, p.heldCore, p.heldSlice = c, core, qstart
+		return rem, qstart, false, false
+	}
+	if c.queue.len() == 0 {
+		return rem, s.now, true, false // preempted for a waiter that has since got a core elsewhere
+	}
+	c.handoff(core)
+	c.enqueue(p)
+	return rem, qstart, true, true
 }
 
 // releaseHeld gives back the core p kept after its last Compute (p is about to block).
@@ -150,16 +240,20 @@ func (c *Cores) releaseHeld(p *Proc) {
 	c.release(core)
 }
 
-// wait queues p for a core and returns the core handed to it.
-func (c *Cores) wait(p *Proc) int32 {
+// enqueue queues p for a core; the first waiter cuts the running slices to their quantum.
+func (c *Cores) enqueue(p *Proc) {
 	now := c.s.now
 	c.queue.push(queued{p, now})
+	p.queuedAt = now
 	if c.queue.len() == 1 && c.quantum > 0 {
 		c.preemptRunning()
 	}
-	p.Park()
-	c.stats.RunQueueWait.Record(c.s.now - now)
-	return p.core
+}
+
+// granted is p's resumption after a wait in the run queue: the core handed to it.
+func (c *Cores) granted(p *Proc) (int32, Time) {
+	c.stats.RunQueueWait.Record(c.s.now - p.queuedAt)
+	return p.core, c.s.now
 }
 
 // preemptRunning cuts every running slice to its next quantum boundary: the first waiter

@@ -233,3 +233,115 @@ func TestCoresHeldCoreStillTimeSliced(t *testing.T) {
 		t.Fatalf("b started at %v, want 4ms (end of a's quantum)", bStart)
 	}
 }
+
+// ComputeThenPark (SleepAfterCompute) is Compute followed by Sleep run as kernel continuations:
+// random workloads of computations, chained computations, sleeps and mutexes give the same
+// trace, the same event count and the same statistics either way, with fewer coroutine
+// resumes. A mutation that changes one continuation (the order of the wake-up and the core's
+// release, the queued time) changes the trace.
+func TestComputeThenParkEqualsComputeThenSleep(t *testing.T) {
+	for seed := range uint64(60) {
+		r := rand.New(rand.NewPCG(seed, 11))
+		n := 1 + r.IntN(4)
+		q := Time(r.IntN(4)) * Millisecond // 0: no time slicing
+		threads := 1 + r.IntN(12)
+		type step struct {
+			cpu, sleep Time
+			chain      bool // a second computation right after (keeps the core)
+			lock       bool
+		}
+		plan := make([][]step, threads)
+		for i := range plan {
+			for range 1 + r.IntN(10) {
+				// Whole-millisecond times and zero sleeps make same-instant ties, where the
+				// order of a continuation's scheduling shows in the trace.
+				cpu, sleep := Time(r.Int64N(int64(8*Millisecond))), Time(r.Int64N(int64(3*Millisecond)))
+				if r.IntN(2) == 0 {
+					cpu, sleep = Time(r.IntN(5))*Millisecond, Time(r.IntN(2))*Millisecond
+				}
+				plan[i] = append(plan[i], step{cpu, sleep, r.IntN(4) == 0, r.IntN(3) == 0})
+			}
+		}
+		run := func(fused bool) ([]string, uint64, CoreStats, uint64) {
+			s := New(seed)
+			defer s.Close()
+			c := NewCores(s, n, q)
+			m := NewMutex(s, "m", MutexOptions{Cores: c, Spin: 50 * Microsecond, Handoff: 5 * Microsecond})
+			var log []string
+			resumes := uint64(0)
+			for i, st := range plan {
+				s.Spawn(fmt.Sprint("t", i), "fg", func(p *Proc) {
+					for j, x := range st {
+						if x.lock {
+							m.Lock(p)
+							c.Compute(p, x.cpu/4)
+							m.Unlock(p)
+						}
+						if x.chain {
+							c.Compute(p, x.cpu/2)
+						}
+						if fused {
+							p.SleepAfterCompute(c, x.cpu, x.sleep)
+						} else {
+							c.Compute(p, x.cpu)
+							p.Sleep(x.sleep)
+						}
+						resumes++
+						log = append(log, fmt.Sprintf("%s.%d@%d", p.Name(), j, p.Now()))
+					}
+				})
+			}
+			s.Run(Forever)
+			st := c.Stats()
+			return log, s.EventsFired(), st, resumes
+		}
+		a, aEv, aSt, _ := run(false)
+		b, bEv, bSt, _ := run(true)
+		if !slices.Equal(a, b) {
+			t.Fatalf("seed %d (cores %d, quantum %v): Compute+Sleep\n%v\nSleepAfterCompute\n%v", seed, n, q, a, b)
+		}
+		if aEv != bEv {
+			t.Fatalf("seed %d: %d events, fused %d", seed, aEv, bEv)
+		}
+		if aSt.BusyNs != bSt.BusyNs || aSt.Slices != bSt.Slices || aSt.RunQueueWait.Count() != bSt.RunQueueWait.Count() ||
+			aSt.RunQueueWait.Sum() != bSt.RunQueueWait.Sum() {
+			t.Fatalf("seed %d: stats %+v, fused %+v", seed, aSt, bSt)
+		}
+	}
+}
+
+// SleepAfterCompute resumes the body once per call: threads that compute and sleep in a
+// loop on a contended core (a wait in the run queue, slices, a sleep) cost one coroutine
+// resume per iteration, against three or more with Compute then Sleep.
+func TestSleepAfterComputeResumesOnce(t *testing.T) {
+	run := func(fused bool) (uint64, uint64) {
+		s := New(1)
+		defer s.Close()
+		c := NewCores(s, 1, Millisecond)
+		for i := range 3 {
+			s.Spawn(fmt.Sprint("t", i), "fg", func(p *Proc) {
+				for range 100 {
+					if fused {
+						p.SleepAfterCompute(c, 3*Millisecond, 100*Microsecond)
+					} else {
+						c.Compute(p, 3*Millisecond)
+						p.Sleep(100 * Microsecond)
+					}
+				}
+			})
+		}
+		s.Run(Forever)
+		if st := c.Stats(); st.RunQueueWait.Count() < 300 {
+			t.Fatalf("only %d run-queue waits: the test does not contend", st.RunQueueWait.Count())
+		}
+		return s.Resumes(), s.EventsFired()
+	}
+	slow, slowEv := run(false)
+	fast, fastEv := run(true)
+	if fast != 3*101 { // the start and one per iteration, per thread
+		t.Fatalf("fused: %d resumes, want %d", fast, 3*101)
+	}
+	if slow < 3*fast || slowEv != fastEv {
+		t.Fatalf("Compute+Sleep: %d resumes and %d events; fused: %d and %d", slow, slowEv, fast, fastEv)
+	}
+}

@@ -33,7 +33,30 @@ type Proc struct {
 	held      *Cores
 	heldCore  int32
 	heldSlice Time // start of the held core's current quantum
+	queuedAt  Time // when p joined a run queue
+
+	k kont // a ComputeThenPark in progress
+
+	// sleepFor is SleepAfterCompute's duration, read by sleepThen (bound once at Spawn).
+	sleepFor  Time
+	sleepThen func()
 }
+
+// kont is the state of a ComputeThenPark that runs as kernel continuations.
+type kont struct {
+	state  uint8 // kNone, kWaitCore, kSlice
+	core   int32
+	qstart Time
+	rem    Time
+	c      *Cores
+	then   func()
+}
+
+const (
+	kNone     = iota
+	kWaitCore // in the run queue: the next wake-up is the hand-off of a core
+	kSlice    // on a core: the next wake-up is the slice's end
+)
 
 // ProcPanic is what Run panics with when a process body panics: the value, which process,
 // and the stack of the body at the panic (the re-panic in Run has lost it).
@@ -69,6 +92,7 @@ func (s *Sim) Spawn(name, kind string, body func(p *Proc)) *Proc {
 	}
 	p := &Proc{s: s, name: name, kind: kind, kindID: id, idx: len(s.procs)}
 	p.resume = func() { s.resumeScheduled(p) }
+	p.sleepThen = func() { p.Wake(p.sleepFor) }
 	p.next, p.stop = iter.Pull(func(yield func(struct{}) bool) {
 		p.yield = yield
 		defer p.finish()
@@ -105,6 +129,10 @@ func (p *Proc) finish() {
 
 func (s *Sim) resumeScheduled(p *Proc) {
 	p.scheduled = false
+	if p.k.state != kNone {
+		p.k.c.kstep(p)
+		return
+	}
 	s.resumeNow(p)
 }
 
@@ -114,6 +142,7 @@ func (s *Sim) resumeNow(p *Proc) {
 		panic("sim: resuming " + p.name + " from inside proc " + s.cur.name)
 	}
 	s.cur = p
+	s.resumes++
 	p.next()
 	s.cur = nil
 }
@@ -133,6 +162,16 @@ func (p *Proc) Sleep(d Time) {
 	}
 	p.Wake(d)
 	p.Park()
+}
+
+// SleepAfterCompute is c.Compute(p, cpu) then p.Sleep(d), with p's coroutine resumed only
+// once, at the end of the sleep (Cores.ComputeThenPark).
+func (p *Proc) SleepAfterCompute(c *Cores, cpu, d Time) {
+	if d < 0 {
+		panic(fmt.Sprintf("sim: %s: Sleep(%v)", p.name, d))
+	}
+	p.sleepFor = d
+	c.ComputeThenPark(p, cpu, p.sleepThen)
 }
 
 // Park blocks p until some other code calls Wake(p). Building block for resources.

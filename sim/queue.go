@@ -3,7 +3,6 @@ package sim
 import (
 	"fmt"
 	"math/bits"
-	"math/rand/v2"
 	"slices"
 )
 
@@ -43,8 +42,24 @@ var seqLimit uint64 = 1 << (64 - slotBits)
 // slot is an event's stable home while it moves inside the heap.
 type slot struct {
 	fn  func()
-	pos int32 // index in Sim.heap, or -1 when free
+	pos int32 // index in Sim.heap, posNow while in the now queue, or -1 when free
 	gen uint32
+	// nowSeq is the sequence number of the slot's entry in the now queue (pos == posNow):
+	// an entry whose number differs was left behind by a Reschedule and is skipped.
+	nowSeq uint64
+}
+
+// posNow marks a slot whose event is in the now queue.
+const posNow = -2
+
+// nowEntry is an event scheduled for the current instant. Such events go to a FIFO instead
+// of the heap: every event already in the heap for this instant was scheduled before it
+// began (with a smaller sequence number), and the now queue is in sequence order, so running
+// the heap's events for Now first and then the queue's is the (time, sequence) order, without
+// a sift up and down per zero-delay wake-up (a core's hand-off, a Wake(0)).
+type nowEntry struct {
+	slot int32
+	seq  uint64
 }
 
 // Sim owns the clock, the event queue and the processes.
@@ -54,14 +69,19 @@ type slot struct {
 //	s.Spawn("worker", "fg", func(p *sim.Proc) { p.Sleep(sim.Millisecond) })
 //	s.Run(10 * sim.Second)
 type Sim struct {
-	now   Time
-	seed  uint64
-	seq   uint64
-	fired uint64
+	now     Time
+	seed    uint64
+	seq     uint64
+	fired   uint64
+	resumes uint64 // coroutine resumes (performance reporting)
 
 	heap  []entry // heap[heapPad:] is a 4-ary min-heap on (at, key)
 	slots []slot
 	free  []int32
+	// now queue: events at Now scheduled during this instant, in sequence order (nowEntry).
+	nowQ    []nowEntry
+	nowHead int
+	nowLive int // entries of nowQ[nowHead:] still pending
 
 	running, stopped, closed bool
 	// hole is set while an event runs: its entry still sits at the root, dead, so that the
@@ -72,7 +92,7 @@ type Sim struct {
 	cur     *Proc   // the coroutine running now, nil in plain events
 	procs   []*Proc // live processes, for Close
 	kinds   map[string]int32
-	streams map[string]*rand.Rand
+	streams map[string]stream
 }
 
 // New returns a kernel whose random streams all derive from seed.
@@ -81,7 +101,7 @@ func New(seed uint64) *Sim {
 		seed:    seed,
 		heap:    make([]entry, heapPad, 64),
 		kinds:   map[string]int32{},
-		streams: map[string]*rand.Rand{},
+		streams: map[string]stream{},
 	}
 }
 
@@ -90,12 +110,17 @@ func (s *Sim) Seed() uint64 { return s.seed }
 
 // Pending is the number of scheduled events that have neither fired nor been cancelled.
 func (s *Sim) Pending() int {
+	n := len(s.heap) - heapPad + s.nowLive
 	if s.hole {
-		return len(s.heap) - heapPad - 1
+		n--
 	}
-	return len(s.heap) - heapPad
+	return n
 }
 func (s *Sim) EventsFired() uint64 { return s.fired }
+
+// Resumes is the number of times a process's coroutine was resumed (each is two coroutine
+// switches); events that run kernel continuations do not resume one.
+func (s *Sim) Resumes() uint64 { return s.resumes }
 
 // Current returns the process whose code is running, or nil inside a plain event.
 func (s *Sim) Current() *Proc { return s.cur }
@@ -122,6 +147,10 @@ func (s *Sim) At(t Time, fn func()) EventID {
 	}
 	sl := &s.slots[i]
 	sl.fn = fn
+	if t == s.now {
+		s.pushNow(i, seq)
+		return EventID{slot: i, gen: sl.gen}
+	}
 	e := entry{at: t, key: seq<<slotBits | uint64(i)}
 	if s.hole {
 		s.hole = false
@@ -133,6 +162,31 @@ func (s *Sim) At(t Time, fn func()) EventID {
 		s.up(n)
 	}
 	return EventID{slot: i, gen: sl.gen}
+}
+
+// pushNow appends slot i (sequence number seq) to the now queue.
+func (s *Sim) pushNow(i int32, seq uint64) {
+	sl := &s.slots[i]
+	sl.pos, sl.nowSeq = posNow, seq
+	if s.nowHead > 0 && s.nowHead == len(s.nowQ) {
+		s.nowQ, s.nowHead = s.nowQ[:0], 0
+	}
+	s.nowQ = append(s.nowQ, nowEntry{i, seq})
+	s.nowLive++
+}
+
+// popNow returns the next live event of the now queue, or -1.
+func (s *Sim) popNow() int32 {
+	for s.nowHead < len(s.nowQ) {
+		e := s.nowQ[s.nowHead]
+		s.nowHead++
+		if sl := &s.slots[e.slot]; sl.pos == posNow && sl.nowSeq == e.seq {
+			s.nowLive--
+			return e.slot
+		}
+	}
+	s.nowQ, s.nowHead = s.nowQ[:0], 0
+	return -1
 }
 
 // After schedules fn d from now (d < 0 panics).
@@ -163,7 +217,18 @@ func (s *Sim) renumber() {
 		h[j].key = uint64(j)<<slotBits | sl
 		s.slots[sl].pos = int32(j + heapPad)
 	}
-	s.seq = uint64(len(h))
+	// The now queue's live entries follow, in their order (entries left behind are dropped).
+	q := s.nowQ[:0]
+	n := uint64(len(h))
+	for _, e := range s.nowQ[s.nowHead:] {
+		if sl := &s.slots[e.slot]; sl.pos == posNow && sl.nowSeq == e.seq {
+			sl.nowSeq = n
+			q = append(q, nowEntry{e.slot, n})
+			n++
+		}
+	}
+	s.nowQ, s.nowHead = q, 0
+	s.seq = n
 }
 
 // lookup returns the slot of a live event, or nil for a stale or zero ID.
@@ -172,7 +237,7 @@ func (s *Sim) lookup(id EventID) *slot {
 		return nil
 	}
 	sl := &s.slots[id.slot]
-	if sl.gen != id.gen || sl.pos < 0 || sl.fn == nil {
+	if sl.gen != id.gen || (sl.pos < 0 && sl.pos != posNow) || sl.fn == nil {
 		return nil
 	}
 	return sl
@@ -184,7 +249,11 @@ func (s *Sim) Cancel(id EventID) bool {
 	if sl == nil {
 		return false
 	}
-	s.remove(int(sl.pos))
+	if sl.pos == posNow {
+		s.nowLive-- // its entry is skipped: release frees the slot
+	} else {
+		s.remove(int(sl.pos))
+	}
 	s.release(id.slot)
 	return true
 }
@@ -199,8 +268,26 @@ func (s *Sim) Reschedule(id EventID, t Time) bool {
 	if t < s.now {
 		panic(fmt.Sprintf("sim: Reschedule(%v) is before Now (%v)", t, s.now))
 	}
-	k := s.nextSeq()<<slotBits | uint64(id.slot)
-	i := int(s.slots[id.slot].pos) // renumbering may have moved it
+	q := s.nextSeq()
+	sl = &s.slots[id.slot]
+	if sl.pos == posNow {
+		// Out of the now queue (its entry is left behind, skipped): into the heap, or to
+		// the queue's tail with the new sequence number.
+		s.nowLive--
+		if t == s.now {
+			s.pushNow(id.slot, q)
+			return true
+		}
+		s.pushHeap(entry{at: t, key: q<<slotBits | uint64(id.slot)})
+		return true
+	}
+	if t == s.now {
+		s.remove(int(sl.pos))
+		s.pushNow(id.slot, q)
+		return true
+	}
+	k := q<<slotBits | uint64(id.slot)
+	i := int(sl.pos) // renumbering may have moved it
 	s.heap[i] = entry{at: t, key: k}
 	if !s.up(i) {
 		s.down(i)
@@ -208,11 +295,27 @@ func (s *Sim) Reschedule(id EventID, t Time) bool {
 	return true
 }
 
+// pushHeap adds e to the heap (into the running event's hole when there is one).
+func (s *Sim) pushHeap(e entry) {
+	if s.hole {
+		s.hole = false
+		s.heap[heapPad] = e
+		s.down(heapPad)
+		return
+	}
+	n := len(s.heap)
+	s.heap = append(s.heap, e)
+	s.up(n)
+}
+
 // EventTime returns when a pending event will fire.
 func (s *Sim) EventTime(id EventID) (Time, bool) {
 	sl := s.lookup(id)
 	if sl == nil {
 		return 0, false
+	}
+	if sl.pos == posNow {
+		return s.now, true
 	}
 	return s.heap[sl.pos].at, true
 }
@@ -251,21 +354,36 @@ func (s *Sim) Run(until Time) {
 		s.running = false
 		s.fillHole() // when an event panicked
 	}()
-	for len(s.heap) > heapPad {
-		e := s.heap[heapPad]
-		if e.at > until {
-			break
-		}
-		i := int32(e.key & slotMask)
-		fn := s.slots[i].fn
-		s.release(i)
-		s.hole = true
-		s.now = e.at
-		s.fired++
-		fn()
-		if s.hole {
-			s.hole = false
-			s.popTop()
+	for {
+		if len(s.heap) > heapPad && s.heap[heapPad].at == s.now || s.nowLive == 0 {
+			// The heap's events for this instant come before the now queue's.
+			if len(s.heap) <= heapPad {
+				break
+			}
+			e := s.heap[heapPad]
+			if e.at > until {
+				break
+			}
+			i := int32(e.key & slotMask)
+			fn := s.slots[i].fn
+			s.release(i)
+			s.hole = true
+			s.now = e.at
+			s.fired++
+			fn()
+			if s.hole {
+				s.hole = false
+				s.popTop()
+			}
+		} else {
+			if s.now > until {
+				break
+			}
+			i := s.popNow()
+			fn := s.slots[i].fn
+			s.release(i)
+			s.fired++
+			fn()
 		}
 		if s.stopped {
 			return

@@ -189,6 +189,9 @@ func queueVsOracle(t *testing.T, seed uint64, steps, runEvery int) {
 		case k < 5 || len(live) == 0: // schedule, often at equal times
 			tg := len(ids)
 			at := s.Now() + Time(r.Int64N(int64(horizon)))
+			if r.IntN(4) == 0 {
+				at = s.Now() // the now queue, behind the heap's events for Now
+			}
 			ids = append(ids, s.At(at, fire(tg)))
 			insert(oracleEv{at, seq, tg})
 			seq++
@@ -202,6 +205,9 @@ func queueVsOracle(t *testing.T, seed uint64, steps, runEvery int) {
 		case k < 7: // reschedule, earlier or later
 			tg := live[r.IntN(len(live))]
 			at := s.Now() + Time(r.Int64N(int64(horizon)))
+			if r.IntN(4) == 0 {
+				at = s.Now() // into (or within) the now queue
+			}
 			if !s.Reschedule(ids[tg], at) {
 				t.Fatalf("seed %d: reschedule of live %d failed", seed, tg)
 			}
@@ -236,8 +242,21 @@ func queueVsOracle(t *testing.T, seed uint64, steps, runEvery int) {
 	}
 }
 
-// heapInvariant checks heap order and that every live slot knows its entry's position.
+// heapInvariant checks heap order and that every live slot knows its entry's position, and
+// that the now queue's live entries are in sequence order.
 func heapInvariant(s *Sim) error {
+	live, last := 0, uint64(0)
+	for _, e := range s.nowQ[s.nowHead:] {
+		if sl := s.slots[e.slot]; sl.pos == posNow && sl.nowSeq == e.seq {
+			if live > 0 && e.seq <= last {
+				return fmt.Errorf("now queue out of order at slot %d", e.slot)
+			}
+			live, last = live+1, e.seq
+		}
+	}
+	if live != s.nowLive {
+		return fmt.Errorf("now queue: %d live entries, nowLive %d", live, s.nowLive)
+	}
 	h := s.heap
 	for j := heapPad; j < len(h); j++ {
 		sl := h[j].key & slotMask

@@ -119,8 +119,12 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 	fmt.Fprintf(w, "ddlsim %s seed=%d config=%s\n", versionString(), sc.Seed, hash)
 	fmt.Fprintf(w, "reproduce: %s\n", reproduceCommand(path, sets, sc.Seed))
 	hw, m := sc.HardwareProfile, sc.MySQL
+	dur := sc.Duration.String()
+	if sc.Until.Event != "" {
+		dur = fmt.Sprintf("until %s + %s (cap %s)", sc.Until.Event, sc.Until.After, sc.Duration)
+	}
 	fmt.Fprintf(w, "scenario: %s  policy: %s  hardware: %s (%d cores, %s)  pool: %s x %d  warmup: %s  duration: %s\n",
-		sc.Name, sc.Policy, hw.Name, hw.Cores, hw.Memory, m.BufferPoolSize, m.BufferPoolInstances, sc.Warmup, sc.Duration)
+		sc.Name, sc.Policy, hw.Name, hw.Cores, hw.Memory, m.BufferPoolSize, m.BufferPoolInstances, sc.Warmup, dur)
 	if sc.Description != "" {
 		fmt.Fprintf(w, "description: %s\n", sc.Description)
 	}
@@ -146,6 +150,9 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 	}
 	printSummary(w, res.Summary)
 	printDDL(w, res.DDL)
+	if res.HitCap {
+		fmt.Fprintf(w, "\nthe run hit its cap (duration %s) before its DDL was done: raise duration\n", sc.Duration)
+	}
 	printMutexes(w, res.Mutexes)
 
 	if out != "" {

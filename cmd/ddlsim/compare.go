@@ -72,6 +72,7 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 			}
 			fmt.Fprintf(e.stdout, "\nmean ± 95%% CI half-width over %d seeds; one row per run in %s\n",
 				len(plan.Seeds), filepath.Join(*out, sweep.CSVFile))
+			sweep.PrintUnfinished(e.stdout, rep.Rows)
 			return wfFigures(*out, *doPlot, *doReport, command, e.stdout)
 		}
 	},

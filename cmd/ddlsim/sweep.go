@@ -90,6 +90,7 @@ column (docs/sweeps.md). Ctrl-C keeps the finished points; rerun with --resume.`
 			}
 			fmt.Fprintf(stdout, "%d points (%d run now, %d already done), %d rows → %s, %s\n", rep.Total, rep.Ran, rep.Skipped,
 				len(rep.Rows), filepath.Join(*out, sweep.JSONLFile), filepath.Join(*out, sweep.CSVFile))
+			sweep.PrintUnfinished(stdout, rep.Rows)
 			return wfFigures(*out, *doPlot, *doReport, command, stdout)
 		}
 	},

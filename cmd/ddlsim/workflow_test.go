@@ -16,8 +16,15 @@ import (
 	"github.com/ddlsim/ddlsim/internal/sweep"
 )
 
-// wfBins holds the binaries wfBuild built, by delay: the tests share them (a link takes
-// seconds on a loaded machine). wfBinDir is removed by TestMain.
+// The workflow tests run the command as a separate process (kill -9, exit codes, shards
+// from the environment), but not a separately linked one: this test binary is the command
+// when wfMainEnv is set (TestMain), so no test pays for a `go build` of ddlsim (a link takes
+// seconds on a loaded machine). wfBuild writes a wrapper script per delay.
+const (
+	wfMainEnv  = "DDLSIM_WORKFLOW_TEST_MAIN"
+	wfDelayEnv = "DDLSIM_WORKFLOW_TEST_DELAY"
+)
+
 var (
 	wfBinMu  sync.Mutex
 	wfBins   = map[string]string{}
@@ -25,6 +32,13 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(wfMainEnv) != "" {
+		if d := os.Getenv(wfDelayEnv); d != "" {
+			sweep.SetTestRunDelay(d)
+		}
+		main()
+		return
+	}
 	code := m.Run()
 	if wfBinDir != "" {
 		os.RemoveAll(wfBinDir)
@@ -32,9 +46,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// wfBuild builds this command (once per delay for the whole test binary). delay, when set,
-// slows every simulated run down (sweep.testRunDelay) so a test can kill a sweep while it is
-// midway.
+// wfBuild returns an executable that runs this command (once per delay for the whole test
+// binary). delay, when set, slows every simulated run down (sweep.testRunDelay) so a test
+// can kill a sweep while it is midway.
 func wfBuild(t *testing.T, delay string) string {
 	t.Helper()
 	wfBinMu.Lock()
@@ -49,20 +63,20 @@ func wfBuild(t *testing.T, delay string) string {
 		}
 		wfBinDir = d
 	}
-	bin := filepath.Join(wfBinDir, fmt.Sprintf("ddlsim-%d", len(wfBins)))
-	args := []string{"build", "-o", bin}
-	if delay != "" {
-		args = append(args, "-ldflags", "-X github.com/ddlsim/ddlsim/internal/sweep.testRunDelay="+delay)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	cmd := exec.Command("go", append(args, ".")...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin := filepath.Join(wfBinDir, fmt.Sprintf("ddlsim-%d", len(wfBins)))
+	script := fmt.Sprintf("#!/bin/sh\n%s=1 %s=%s exec %q \"$@\"\n", wfMainEnv, wfDelayEnv, delay, self)
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	wfBins[delay] = bin
 	return bin
 }
 
-const wfCISpec = "../../scenarios/sweeps/ci-small.yaml"
+const wfCISpec = "testdata/sweep-small.yaml"
 
 func wfRun(t *testing.T, bin string, env []string, args ...string) string {
 	t.Helper()
@@ -212,7 +226,7 @@ func TestCompareAndPlot(t *testing.T) {
 	var outs []string
 	for _, jobs := range []string{"1", "2"} {
 		dir := filepath.Join(root, "c"+jobs)
-		args := []string{"compare", "../../scenarios/sweeps/tiny.yaml", "--policies", "fullscan,{name: indexed},lazy",
+		args := []string{"compare", small, "--policies", "fullscan,{name: indexed},lazy",
 			"--seeds", "3", "--jobs", jobs, "--out", dir}
 		if jobs == "2" {
 			args = append(args, "--plot", "--report")

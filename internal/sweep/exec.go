@@ -59,6 +59,10 @@ type Report struct {
 // runs themselves are instant. Empty in every normal build.
 var testRunDelay string
 
+// SetTestRunDelay sets testRunDelay from a test binary that runs the command itself
+// (cmd/ddlsim's workflow tests re-execute their own binary as ddlsim instead of linking it).
+func SetTestRunDelay(d string) { testRunDelay = d }
+
 // Execute runs the plan's points (those of opt.Shard, minus the ones already in opt.Dir when
 // resuming) on opt.Jobs workers and writes the results directory.
 func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {

@@ -166,3 +166,44 @@ func (t *StatTable) Print(w io.Writer) error {
 	}
 	return tw.Flush()
 }
+
+// Unfinished describes the runs that ended with a DDL statement still running: they reached
+// the end of the run (the duration, or with until ddl_done the cap) first, so their DDL
+// durations are lower bounds and left out of the means. One line per run: its point's
+// parameters, its seed and the statements.
+func Unfinished(rows []Row) []string {
+	var out []string
+	for _, r := range rows {
+		var ops []string
+		for _, d := range r.DDL {
+			if d.Unfinished {
+				ops = append(ops, fmt.Sprintf("%s %s (> %.4g s)", d.Op, d.Table, d.DurationS))
+			}
+		}
+		if len(ops) == 0 {
+			continue
+		}
+		var ps []string
+		for _, p := range r.Params {
+			ps = append(ps, p.Path+"="+p.Value)
+		}
+		where := strings.Join(ps, " ")
+		if where == "" {
+			where = fmt.Sprintf("point %d", r.Point)
+		}
+		out = append(out, fmt.Sprintf("%s seed %d: %s", where, r.Seed, strings.Join(ops, ", ")))
+	}
+	return out
+}
+
+// PrintUnfinished writes Unfinished's lines under a heading, or nothing when every DDL ended.
+func PrintUnfinished(w io.Writer, rows []Row) {
+	u := Unfinished(rows)
+	if len(u) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%d run(s) hit the end of the run (duration, or the cap of until: ddl_done) with a DDL statement unfinished; its duration is a lower bound, left out of the means:\n", len(u))
+	for _, l := range u {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+}

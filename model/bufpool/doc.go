@@ -39,9 +39,9 @@
 // Frames are int32 indexes into parallel slices; -1 (Nil) ends a list. A page hit reads
 // one hash slot and one 16-byte hotFrame {key, first access, old bit + clock stamp}.
 // Per frame: 16 (hot) + 8 (LRU links, reused by the free list) + 8 (space list links) +
-// 8 (oldest_modification) + 4 (flush sequence) + 7 (flags, fix count, observer, space
-// version) + 6 (page hash at 1.5 slots per frame) + 6 (flush slot map at 1.5 slots per
-// frame) + ~0.3 (occupancy bitmaps, Fenwick tree) = about 63.3 bytes.
+// 8 (oldest_modification) + 4 (flush sequence) + 8 (flags, fix count, AHI helps, observer,
+// space version) + 5.3 (page hash at 4/3 slots per frame) + 6 (flush slot map at 1.5 slots
+// per frame) + ~0.3 (occupancy bitmaps, Fenwick tree) = about 63.6 bytes.
 //
 // # Order statistics
 //

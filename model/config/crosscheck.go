@@ -42,6 +42,27 @@ func crossChecks(sc *Scenario) []verr {
 		add("report.interval", fmt.Sprintf("expected at most duration (%s)", sc.Duration), "duration")
 	}
 
+	if u := sc.Until; u.Event == "" && u.After != 0 {
+		add("until.after", "until.after needs until's event (until: {event: ddl_done, after: ...})")
+	} else if u.Event != "" {
+		switch {
+		case u.Event != UntilDDLDone:
+			add("until.event", fmt.Sprintf("unknown event %q: expected %s", u.Event, UntilDDLDone))
+		case len(sc.Schedule) == 0:
+			add("until.event", "until ddl_done needs a schedule: there is no DDL statement to wait for")
+		}
+		if u.After < 0 {
+			add("until.after", "expected a duration >= 0")
+		} else if sc.Duration > 0 && u.After >= sc.Duration {
+			add("until.after", fmt.Sprintf("expected less than duration, the cap (%s)", sc.Duration), "duration")
+		}
+		for i, e := range sc.Schedule {
+			if e.Every > 0 && e.Count == 0 {
+				add(fmt.Sprintf("schedule[%d].count", i), "until ddl_done needs every repeating DDL to end: expected a count", "until.event")
+			}
+		}
+	}
+
 	groups := map[string]*Table{}
 	for i := range sc.Data {
 		t := &sc.Data[i]

@@ -53,6 +53,7 @@ var (
 	ddlEventType      = reflect.TypeFor[DDLEvent]()
 	workloadType      = reflect.TypeFor[Workload]()
 	quantilePointType = reflect.TypeFor[QuantilePoint]()
+	untilType         = reflect.TypeFor[Until]()
 )
 
 func reflectValueOf(p any) reflect.Value { return reflect.ValueOf(p).Elem() }
@@ -110,7 +111,26 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 
 	switch v.Type() {
 	case sizeType, durationType, countType:
+		if path == "duration" && n.Kind == yaml.ScalarNode && n.Value == UntilDDLDoneDuration {
+			// The loader turns this into until: ddl_done (it reads the text from seen);
+			// duration stays unset and takes the cap's default.
+			if d.seen == nil {
+				d.fail(n, path, n.Value, "until_ddl_done is set through the loader (LoadWith), not Set")
+			}
+			return
+		}
 		d.unit(n, v, path)
+		return
+	case untilType:
+		u := v.Addr().Interface().(*Until)
+		if n.Kind == yaml.ScalarNode {
+			*u = Until{Event: n.Value}
+			if d.seen != nil {
+				d.seen[path+".event"] = d.seen[path]
+			}
+			return
+		}
+		d.structure(n, v, path)
 		return
 	case hardwareRefType:
 		ref := v.Addr().Interface().(*HardwareRef)

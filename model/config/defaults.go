@@ -109,6 +109,10 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 	def("policy.name", sc.Policy.Name == "", func() { sc.Policy.Name = tr.NativePolicy })
 	def("warm.fill", sc.Warm.Fill == 0, func() { sc.Warm.Fill = 0.95 })
 	def("report.interval", sc.Report.Interval == 0, func() { sc.Report.Interval = Second })
+	if sc.Until.Event != "" {
+		def("duration", sc.Duration == 0, func() { sc.Duration = DefaultUntilCap })
+		def("until.after", sc.Until.After == 0, func() { sc.Until.After = DefaultUntilAfter })
+	}
 
 	for i := range sc.Data {
 		t := &sc.Data[i]

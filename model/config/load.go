@@ -47,6 +47,7 @@ func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed
 	d := l.decoder(name)
 	d.decode(root, reflect.ValueOf(sc).Elem(), "")
 	l.collect(d)
+	l.untilSugar(sc) // before the overrides, so --set duration=30m sets the cap
 
 	// Overrides of the hardware reference itself must happen before the profile is read;
 	// every other override must happen after, so `hardware.cores=16` edits the resolved
@@ -80,6 +81,7 @@ func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed
 		sc.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	}
 
+	l.untilSugar(sc) // from an override
 	applyDefaults(sc, l.given)
 	l.validation(sc)
 	if len(l.errs) > 0 {
@@ -87,6 +89,21 @@ func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed
 	}
 	sc.Warnings = l.warnings(sc)
 	return sc, nil
+}
+
+// untilSugar turns `duration: until_ddl_done` into until: ddl_done with duration (the cap)
+// left to its default.
+func (l *loader) untilSugar(sc *Scenario) {
+	pos, ok := l.seen["duration"]
+	if !ok || pos.Value != UntilDDLDoneDuration {
+		return
+	}
+	delete(l.seen, "duration")
+	sc.Duration = 0
+	if sc.Until.Event == "" {
+		sc.Until.Event = UntilDDLDone
+		l.seen["until.event"] = pos
+	}
 }
 
 // LoadHardware reads one hardware profile file on its own (for `ddlsim list` and tools).

@@ -25,10 +25,13 @@ type Scenario struct {
 	// parameters: `policy: fullscan` or `policy: {name: indexed, batch: 256}`.
 	Policy PolicySpec `yaml:"policy"`
 
-	Data     []Table    `yaml:"data"`
-	Warm     Warm       `yaml:"warm"`
-	Warmup   Duration   `yaml:"warmup"`   // virtual time simulated before measuring starts
-	Duration Duration   `yaml:"duration"` // measured virtual time after warmup
+	Data     []Table  `yaml:"data"`
+	Warm     Warm     `yaml:"warm"`
+	Warmup   Duration `yaml:"warmup"`   // virtual time simulated before measuring starts
+	Duration Duration `yaml:"duration"` // measured virtual time after warmup; with until, the hard cap
+	// Until, when set, ends the run when its work does, before duration: see Until.
+	// `duration: until_ddl_done` is short for `until: ddl_done` with the default cap.
+	Until    Until      `yaml:"until,omitempty"`
 	Workload []Workload `yaml:"workload"`
 	Schedule []DDLEvent `yaml:"schedule"`
 	Report   Report     `yaml:"report"`
@@ -38,6 +41,29 @@ type Scenario struct {
 	// them out.
 	Warnings []*FieldError `yaml:"-"`
 }
+
+// Until ends a run early. Event "ddl_done": the run stops After the last scheduled DDL
+// statement has ended (finished or failed), rounded up to a report interval, so no
+// statement is left unfinished because the duration was guessed short; Duration is then
+// the hard cap, and a run that reaches it reports its statements as unfinished.
+// Written `until: ddl_done` or `until: {event: ddl_done, after: 30s}`.
+type Until struct {
+	Event string   `yaml:"event,omitempty"` // ddl_done
+	After Duration `yaml:"after,omitempty"` // measured tail after the last statement ends (default 10s)
+}
+
+// UntilDDLDone is the Until event that ends a run when its last DDL statement has ended.
+const UntilDDLDone = "ddl_done"
+
+// UntilDDLDoneDuration is the `duration:` keyword for until ddl_done with the default cap.
+const UntilDDLDoneDuration = "until_ddl_done"
+
+// DefaultUntilCap and DefaultUntilAfter are until's defaults: the hard cap on the measured
+// time, and the tail measured after the last statement (traffic recovering from it).
+const (
+	DefaultUntilCap   = 2 * 3600 * Second
+	DefaultUntilAfter = 10 * Second
+)
 
 // HardwareRef is a profile path or an inline Hardware; exactly one is set after decoding.
 type HardwareRef struct {

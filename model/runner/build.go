@@ -20,8 +20,15 @@ type Model struct {
 	Scenario *config.Scenario
 	Sim      *sim.Sim
 	Server   *server.Server
-	// Warm and End are the end of warmup and of the run in simulation time.
+	// Warm and End are the end of warmup and of the run in simulation time. With until:
+	// ddl_done, End is the cap until the last statement ends, then that end plus
+	// until.after rounded up to a report interval (EndedEarly).
 	Warm, End sim.Time
+	// EndedEarly: until ddl_done moved End before the cap.
+	EndedEarly bool
+
+	statements int // DDL statements the schedule will run (until ddl_done)
+	finished   int
 
 	started  bool
 	begun    int // DDL statements started
@@ -87,6 +94,9 @@ func (m *Model) Start() error {
 		m.running = append(m.running, r)
 	}
 	for _, ev := range m.Scenario.Schedule {
+		m.statements += max(1, ev.Count)
+	}
+	for _, ev := range m.Scenario.Schedule {
 		ev.At += config.Duration(m.Warm)
 		ddl.Schedule(srv, ev, func(r *ddl.Result) {
 			m.begun++
@@ -99,6 +109,8 @@ func (m *Model) Start() error {
 				}
 			}
 			m.ddls = append(m.ddls, r)
+			m.finished++
+			m.untilDone()
 		})
 	}
 	return nil
@@ -107,6 +119,29 @@ func (m *Model) Start() error {
 // DDLsBegun is the number of scheduled statements that have started: each is either
 // finished or still running, so it equals len(DDLs()).
 func (m *Model) DDLsBegun() int { return m.begun }
+
+// untilDone ends the run early once until ddl_done's last statement has ended: at its end
+// plus until.after, rounded up to a whole report interval after warmup (so the last
+// interval is sampled), unless that is past the cap.
+func (m *Model) untilDone() {
+	sc := m.Scenario
+	if sc.Until.Event != config.UntilDDLDone || m.finished < m.statements {
+		return
+	}
+	iv := sim.Time(sc.Report.Interval)
+	since := m.Sim.Now() + sim.Time(sc.Until.After) - m.Warm
+	end := m.Warm + (since+iv-1)/iv*iv
+	if end < m.End {
+		m.End, m.EndedEarly = end, true
+		m.Sim.Stop() // Run's current slice may reach past the new end
+	}
+}
+
+// HitCap reports whether a run that waits for its DDL (until ddl_done) reached the cap with a
+// statement still to finish.
+func (m *Model) HitCap() bool {
+	return m.Scenario.Until.Event == config.UntilDDLDone && m.finished < m.statements
+}
 
 // DDLRunning reports whether a scheduled statement is running.
 func (m *Model) DDLRunning() bool { return len(m.inflight) > 0 }

@@ -45,7 +45,7 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 		return nil, err
 	}
 	s, srv := m.Sim, m.Server
-	warm, end := m.Warm, m.End
+	warm, end := m.Warm, m.End // end: the cap, with until ddl_done (m.End moves when the DDL is done)
 
 	res = &Result{Scenario: sc, Seed: sc.Seed, ConfigHash: config.Hash(sc)}
 	res.Series.Columns = Columns
@@ -89,15 +89,19 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 	if sim.Second < warm {
 		s.At(sim.Second, trim)
 	}
-	// Run in slices so progress can be reported.
+	// Run in slices so progress can be reported. With until ddl_done the total is the cap
+	// until the DDL is done, then the moved end.
 	step := max(end/200, sim.Second)
-	for t := sim.Time(0); t < end; {
-		t = min(t+step, end)
-		s.Run(t)
+	if sc.Until.Event != "" {
+		step = max(min(step, 10*sim.Second), sim.Second)
+	}
+	for s.Now() < m.End {
+		s.Run(min(s.Now()+step, m.End)) // returns early (Stop) when until ddl_done moves m.End
 		if opt.Progress != nil {
-			opt.Progress(int64(t), int64(end))
+			opt.Progress(int64(s.Now()), int64(m.End))
 		}
 	}
+	res.HitCap = m.HitCap()
 	res.Events = s.EventsFired()
 	res.Mutexes = mutexRows(srv)
 	res.Summary = summarize(srv, &res.Series, warm)

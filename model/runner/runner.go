@@ -29,6 +29,9 @@ type Result struct {
 	DDL        []metrics.DDLResult
 	Mutexes    []metrics.MutexRow // hold/wait by mutex class and thread kind, measured time only
 	Events     uint64             // kernel events fired (for performance reporting)
+	// HitCap: the scenario runs until its DDL is done (until: ddl_done) and reached its
+	// duration, the hard cap, first; its DDL results are marked unfinished.
+	HitCap bool
 }
 
 // Run simulates sc (already loaded and validated) and returns its result. A simulated DDL

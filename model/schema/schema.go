@@ -123,25 +123,32 @@ func (ix *Index) Path(buf []PageID, leaf int64) []PageID {
 	if leaf < 0 {
 		leaf = 0
 	}
-	// The ancestor of leaf at level l is leaf / NodeRecs^(depth-1-l).
-	div := int64(1)
-	anc := make([]int64, 0, 8)
+	// The ancestor of leaf at level l is leaf / NodeRecs^(depth-1-l), clamped to the level:
+	// computed as successive quotients (floor(floor(x/a)/b) = floor(x/(ab))) in 32 bits, as
+	// a leaf ordinal fits a page number; a 32-bit divide is a fraction of a 64-bit one.
+	n0 := len(buf)
+	for range ix.Depth {
+		buf = append(buf, 0)
+	}
+	q, d := uint32(leaf), uint32(ix.NodeRecs)
 	for l := ix.Depth - 1; l >= 0; l-- {
-		p := leaf / div
+		p := int64(q)
 		if p >= ix.LevelPages[l] {
 			p = ix.LevelPages[l] - 1
 		}
-		anc = append(anc, p)
-		div *= int64(ix.NodeRecs)
-	}
-	for l := 0; l < ix.Depth; l++ {
-		buf = append(buf, MakePageID(ix.Space, ix.levelBase[l]+uint32(anc[ix.Depth-1-l])))
+		buf[n0+l] = MakePageID(ix.Space, ix.levelBase[l]+uint32(p))
+		q /= d
 	}
 	return buf
 }
 
 // LeafOf returns the leaf holding the i-th record in key order (0 <= i < Rows).
-func (ix *Index) LeafOf(i int64) int64 { return i / int64(ix.LeafRecs) }
+func (ix *Index) LeafOf(i int64) int64 {
+	if uint64(i) < 1<<32 { // the common case, with a 32-bit divide
+		return int64(uint32(i) / uint32(ix.LeafRecs))
+	}
+	return i / int64(ix.LeafRecs)
+}
 
 // Table is one table: a tablespace holding the clustered index and its secondary indexes.
 type Table struct {

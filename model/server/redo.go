@@ -90,15 +90,24 @@ func (r *Redo) start() {
 func (t *Thread) CommitWait() {
 	s := t.S
 	t.Charge(s.Costs.Commit)
-	t.Pay()
-	if s.Sc.MySQL.FlushLogAtTrxCommit == 1 {
-		s.Redo.waiting = append(s.Redo.waiting, t)
-		if s.Redo.writerIdle {
-			s.Redo.writerIdle = false
-			s.Redo.writer.Wake(0)
-		}
-		t.P.Park()
+	if s.Sc.MySQL.FlushLogAtTrxCommit != 1 {
+		t.Pay()
+		return
 	}
+	// Pay, then join the group commit and park (one coroutine resume: Cores.ComputeThenPark).
+	if t.commitJoin == nil {
+		t.commitJoin = func() {
+			r := t.S.Redo
+			r.waiting = append(r.waiting, t)
+			if r.writerIdle {
+				r.writerIdle = false
+				r.writer.Wake(0)
+			}
+		}
+	}
+	cpu := t.debt
+	t.debt = 0
+	s.Cores.ComputeThenPark(t.P, cpu, t.commitJoin)
 }
 
 // LogFreeCheck is log_free_check(): before a mini-transaction that writes, wait while the

@@ -21,6 +21,8 @@ type Thread struct {
 	Internal bool
 	// Per-thread counters a caller may read (a DDL's work).
 	Hits, Misses uint64
+	// commitJoin puts the thread in the group commit's waiters (CommitWait), bound once.
+	commitJoin func()
 }
 
 // Spawn starts a server thread running body.
@@ -74,9 +76,15 @@ func (t *Thread) Unlock(m *sim.Mutex) {
 	m.Unlock(t.P)
 }
 
-// Sleep pays outstanding CPU, then sleeps without a core.
+// Sleep pays outstanding CPU, then sleeps without a core (one coroutine resume for both:
+// sim.Proc.SleepAfterCompute).
 func (t *Thread) Sleep(d sim.Time) {
-	t.Pay()
+	if t.debt > 0 {
+		cpu := t.debt
+		t.debt = 0
+		t.P.SleepAfterCompute(t.S.Cores, cpu, d)
+		return
+	}
 	t.P.Sleep(d)
 }
 
@@ -127,7 +135,9 @@ func (t *Thread) access(pid schema.PageID, write bool) (*Instance, bufpool.Frame
 	for {
 		f := bp.Lookup(key)
 		if f != bufpool.Nil {
-			io, stale := bp.IOFix(f), s.policy.Stale(in, f)
+			// Traits.FreesStale: a policy without it never reports a page stale, so the
+			// hit path does not ask it (an interface call per page access).
+			io, stale := bp.IOFix(f), s.lazy && s.policy.Stale(in, f)
 			if io == bufpool.IORead || (io == bufpool.IOWrite && write) ||
 				(stale && (bp.FixCount(f) > 0 || io != bufpool.IONone)) {
 				// A read in flight (buf_wait_for_read); a page being written that this
@@ -149,7 +159,6 @@ func (t *Thread) access(pid schema.PageID, write bool) (*Instance, bufpool.Frame
 			// buf_page_get_gen buffer-fixes the page: it cannot be evicted while this
 			// thread may block (make-young, flush-list insert).
 			bp.Fix(f)
-			defer bp.Unfix(f)
 			if bp.Touch(f, nowMs(t.Now())) {
 				// buf_page_make_young: LRU mutex.
 				t.Lock(in.LRU)
@@ -163,6 +172,10 @@ func (t *Thread) access(pid schema.PageID, write bool) (*Instance, bufpool.Frame
 			if write {
 				t.dirty(in, f)
 			}
+			// Unfixed here rather than deferred: a defer inside the loop is heap-allocated
+			// on every hit. A body unwound by Sim.Close leaves the fix, as it leaves the
+			// mutexes it held; nothing reads the pool after Close.
+			bp.Unfix(f)
 			return in, f
 		}
 		f = t.readIn(in, pid, true)

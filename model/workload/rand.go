@@ -11,6 +11,12 @@ type Keys interface {
 	Next(r *rand.Rand) int64
 }
 
+// sourceKeys is a Keys that can draw from the PCG behind the *rand.Rand (sim.Stream) directly,
+// with the same result.
+type sourceKeys interface {
+	NextFrom(src *rand.PCG) int64
+}
+
 // NewKeys returns the distribution `name` over n keys.
 func NewKeys(name string, n int64) (Keys, error) {
 	switch name {
@@ -45,9 +51,25 @@ func (s special) Next(r *rand.Rand) int64 {
 	for i := 0; i < s.iter; i++ {
 		sum += r.Float64()
 	}
+	return s.from(sum, r.Float64())
+}
+
+// NextFrom is Next drawing from r's source src directly (sim.Sim.StreamWithSource): the
+// same numbers, as float64(src.Uint64()<<11>>11) / 2^53 is exactly what rand.Rand.Float64
+// returns, without an interface call per draw (13 per key).
+func (s special) NextFrom(src *rand.PCG) int64 {
+	sum := 0.0
+	for i := 0; i < s.iter; i++ {
+		sum += float64(src.Uint64()<<11>>11) / (1 << 53)
+	}
+	return s.from(sum, float64(src.Uint64()<<11>>11)/(1<<53))
+}
+
+// from maps the Irwin-Hall sum and the special-part draw u to a key.
+func (s special) from(sum, u float64) int64 {
 	d := sum / float64(s.iter)
 	hot := int64(math.Max(1, float64(s.n)*s.pct))
-	if r.Float64() < s.res {
+	if u < s.res {
 		return int64(d*float64(hot)) % s.n
 	}
 	rest := s.n - hot

@@ -71,6 +71,7 @@ func groupsOfKind(sc *config.Scenario, kind string) []string {
 type client struct {
 	t       *server.Thread
 	r       *rand.Rand
+	src     *rand.PCG // r's source (sim.Sim.StreamWithSource)
 	path    []schema.PageID
 	undo    schema.PageID
 	undoUse int
@@ -129,7 +130,8 @@ func (c *client) pace() sim.Time {
 func startClients(srv *server.Server, prefix string, n int, rate float64, at sim.Time, txn func(c *client, k int) bool) {
 	for i := 0; i < n; i++ {
 		name := fmt.Sprintf("%s[%d]", prefix, i)
-		c := &client{r: srv.Sim.Stream(name)}
+		r, src := srv.Sim.StreamWithSource(name)
+		c := &client{r: r, src: src}
 		if rate > 0 {
 			c.gap = float64(n) / rate * 1e9
 		}
@@ -158,7 +160,8 @@ type sysbench struct {
 	srv    *server.Server
 	tables []*schema.Table
 	keys   Keys
-	rowsK  []int64 // rows per table (grows with oltp_insert)
+	fast   sourceKeys // keys, when it can draw from the stream's source directly
+	rowsK  []int64    // rows per table (grows with oltp_insert)
 }
 
 // Launch spawns the sysbench client threads.
@@ -173,6 +176,7 @@ func (cfg *Sysbench) Launch(env Env) (Running, error) {
 		return nil, err
 	}
 	sb := &sysbench{cfg: cfg, srv: srv, tables: tabs, keys: keys}
+	sb.fast, _ = keys.(sourceKeys)
 	for _, t := range tabs {
 		sb.rowsK = append(sb.rowsK, t.Rows)
 	}
@@ -197,7 +201,12 @@ func (sb *sysbench) table(c *client) (*schema.Table, int) {
 	return sb.tables[i], i
 }
 
-func (sb *sysbench) id(c *client, ti int) int64 { return sb.keys.Next(c.r) % sb.rowsK[ti] }
+func (sb *sysbench) id(c *client, ti int) int64 {
+	if sb.fast != nil {
+		return sb.fast.NextFrom(c.src) % sb.rowsK[ti]
+	}
+	return sb.keys.Next(c.r) % sb.rowsK[ti]
+}
 
 // secLeaf is where row id's k entry sits: sysbench fills k with uniform random values at
 // prepare, so the k index order is a fixed pseudo-random permutation of ids.
