@@ -38,6 +38,10 @@ type pool struct {
 	bulk    bool            // scan extent by extent (the source is larger than the pool)
 	obs     uint16
 	threads map[*sim.Proc]*server.Thread
+	// pageRedo: a redo-logged build (obs == 0) writes this much redo per new page on top of
+	// what dirtying a page writes (server.Thread.modified), and checks the log's free space
+	// per page (log_free_check in PageBulk::init / Btree_load::prepare_space).
+	pageRedo []uint64
 }
 
 // newPool builds the adapter for a build of specs into dst from src. oneAtATime: the
@@ -48,9 +52,11 @@ func newPool(srv *server.Server, src *schema.Table, specs []indexbuild.Index, ds
 	frames := int64(srv.Frames())
 	p.bulk = src.Primary.LeafPages() > frames
 	var sum int64
+	p.pageRedo = make([]uint64, len(specs))
 	for i, ix := range specs {
 		p.total[i] = indexbuild.IndexPages(src.Rows, ix, srv.PageSize)
 		sum += p.total[i]
+		p.pageRedo[i] = buildRedoPerPage(src.Rows, ix, p.total[i])
 	}
 	switch {
 	case sum <= frames:
@@ -72,7 +78,8 @@ func newPool(srv *server.Server, src *schema.Table, specs []indexbuild.Index, ds
 func (p *pool) thread(pr *sim.Proc) *server.Thread {
 	t := p.threads[pr]
 	if t == nil {
-		t = &server.Thread{S: p.srv, P: pr, Observer: p.obs}
+		// Internal: the build's own pages are not DML on the table (no row-log feed).
+		t = &server.Thread{S: p.srv, P: pr, Observer: p.obs, Internal: true}
 		p.threads[pr] = t
 	}
 	return t
@@ -117,7 +124,13 @@ func (p *pool) NewPages(pr *sim.Proc, index int, n int64) (rest int64) {
 	rest = min(max(p.total[index]-p.window[index]-k0, 0), n)
 	if !p.bulk {
 		for k := k0 + rest; k < k0+n; k++ {
+			if p.obs == 0 {
+				t.LogFreeCheck()
+			}
 			t.NewPage(newPageID(ix, k))
+			if p.obs == 0 {
+				p.srv.Redo.Advance(p.pageRedo[index])
+			}
 			p.srv.FlushEvent() // a new page of the bulk load: os_event_set(buf_flush_event)
 		}
 		t.Pay()
@@ -132,7 +145,13 @@ func (p *pool) NewPages(pr *sim.Proc, index int, n int64) (rest int64) {
 		for ; m < len(buf) && k < k0+n; k, m = k+1, m+1 {
 			buf[m] = newPageID(ix, k)
 		}
+		if p.obs == 0 {
+			t.LogFreeCheck()
+		}
 		t.NewPages(buf[:m])
+		if p.obs == 0 {
+			p.srv.Redo.Advance(p.pageRedo[index] * uint64(m))
+		}
 		p.srv.FlushEvent()
 	}
 	t.Pay()
@@ -181,7 +200,11 @@ func tmpdirSpace(hw *config.Hardware) int64 {
 
 func buildSpec(srv *server.Server, src *schema.Table, idx []indexbuild.Index) indexbuild.Spec {
 	my := &srv.Sc.MySQL
-	return indexbuild.Spec{Version: my.Version, Rows: src.Rows, RowBytes: int64(src.RowBytes),
+	// The build follows the InnoDB code of the version's MySQL base (Percona: its MySQL
+	// release; MariaDB 10.11: row0merge.cc as in 5.7, version.V.InnoDB).
+	b := srv.Ver.InnoDB()
+	ver := fmt.Sprintf("%d.%d.%d", b.Major, b.Minor, b.Patch)
+	return indexbuild.Spec{Version: ver, Rows: src.Rows, RowBytes: int64(src.RowBytes),
 		PKLeafPages: src.Primary.LeafPages(), Indexes: idx, Threads: my.DDLThreads,
 		BufferSize: int64(my.DDLBufferSize), ParallelReadThreads: my.ParallelReadThreads,
 		SortBufferSize: int64(my.SortBufferSize), TempSpaceLimit: tmpdirSpace(&srv.Sc.HardwareProfile),
@@ -222,6 +245,31 @@ func entryFields(columns []string) int {
 		return 0
 	}
 	return len(columns) + 1
+}
+
+// buildRedoPerPage is the redo a redo-logged bulk load writes per page of index ix, beyond the
+// page's first-dirtying redo: each record copied into the page as a logged write (MariaDB
+// 10.6+ PageBulk::insertPage: mtr memcpy of the record minus the prefix it shares with the
+// previous one — taken as the whole record, an upper side — plus ~3 bytes of log record
+// header), and the page directory and header at finishPage; 5.5/5.6's row-by-row inserts
+// log MLOG_COMP_REC_INSERT records of about the same size.
+func buildRedoPerPage(rows int64, ix indexbuild.Index, pages int64) uint64 {
+	const recHeader, logHeader, finish = 5, 3, 64
+	if pages <= 0 {
+		return 0
+	}
+	perPage := rows*(ix.KeyBytes+recHeader+logHeader)/pages + finish
+	return uint64(max(0, perPage-server.RedoPerPage))
+}
+
+// newObserver is the build's FlushObserver, or 0 when the version logs the build's pages to
+// redo instead (Traits.RedoLoggedBuild): then no observer flush ends the statement, the pages
+// are ordinary dirty pages the page cleaners flush by checkpoint age.
+func newObserver(srv *server.Server) uint16 {
+	if srv.Traits.RedoLoggedBuild {
+		return 0
+	}
+	return srv.NewObserver()
 }
 
 func addBuildPhases(r *Result, b indexbuild.Result) {

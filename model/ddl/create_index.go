@@ -71,7 +71,7 @@ func (o *CreateIndex) Run(x *Exec) {
 	if !x.Enter("build") {
 		return
 	}
-	obs := srv.NewObserver()
+	obs := newObserver(srv)
 	p := newPool(srv, tab, idx, dst, obs, o.OneAtATime)
 	t.Pay()
 	// The row log is the DML on this tablespace from here on: its id is kept, because a
@@ -87,13 +87,17 @@ func (o *CreateIndex) Run(x *Exec) {
 		return
 	}
 	for i := range dst {
-		x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, server.OpObserverFlush) })
+		if obs != 0 {
+			x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, server.OpObserverFlush) })
+		}
 		x.Phase("row_log_apply", func() server.ScanStats {
 			rowLogApply(t, dst[i], srv.SpaceWrites(space)-writes0)
 			return server.ScanStats{}
 		})
 	}
-	x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, server.OpObserverFlush) })
+	if obs != 0 {
+		x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, server.OpObserverFlush) })
+	}
 	// commit_inplace_alter_table under MDL_EXCLUSIVE (waiting for every open transaction on
 	// the table).
 	if !x.Enter("commit") {

@@ -41,7 +41,7 @@ func (o *OptimizeTable) Run(x *Exec) {
 	if !x.Enter("build") {
 		return
 	}
-	obs := srv.NewObserver()
+	obs := newObserver(srv)
 	p := newPool(srv, tab, idx, dst, obs, false)
 	t.Pay()
 	// The row log is the DML on this tablespace from here on: its id is kept, because a
@@ -56,7 +56,9 @@ func (o *OptimizeTable) Run(x *Exec) {
 		x.Fail(b.Reason)
 		return
 	}
-	x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, nsp, obs, server.OpObserverFlush) })
+	if obs != 0 {
+		x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, nsp, obs, server.OpObserverFlush) })
+	}
 	x.Phase("row_log_apply", func() server.ScanStats {
 		rowLogApply(t, nt.Primary, srv.SpaceWrites(space)-writes0)
 		return server.ScanStats{}

@@ -23,7 +23,7 @@ var Columns = []string{
 	"lru_mutex_wait_ms_s", "free_mutex_wait_ms_s", "flush_mutex_wait_ms_s", "cpu_util",
 	"checkpoint_age_mb", "temp_truncations_s", "ddl_active",
 	"made_young_s", "single_page_flushes_s", "free_waits_s", "runnable", "temp_sessions_closing",
-	"mdl_waiting", "err_s",
+	"mdl_waiting", "err_s", "redo_mb_s",
 }
 
 // Test hooks: sampleHook is called after every report sample, trimHook with the latencies
@@ -194,6 +194,7 @@ type recorder struct {
 	last     server.Stats
 	lastT    sim.Time
 	lastBusy sim.Time
+	lastLSN  uint64
 	lastWait [3]sim.Time
 	t0       sim.Time
 	ddlBusy  func() bool
@@ -219,6 +220,7 @@ func (r *recorder) reset() {
 	r.lastT = r.srv.Sim.Now()
 	r.t0 = r.lastT
 	r.lastBusy = r.srv.Cores.Stats().BusyNs
+	r.lastLSN = r.srv.Redo.LSN()
 	r.lastWait = r.mutexWaits()
 	r.srv.Lat = r.srv.Lat[:0]
 }
@@ -274,12 +276,13 @@ func (r *recorder) sample() {
 		rate(st.FreeWaits, l.FreeWaits), float64(srv.Cores.Busy() + srv.Cores.RunQueue()),
 		float64(st.TempClosing),
 		float64(st.MDLWaiting), rate(st.Errors, l.Errors),
+		float64(srv.Redo.LSN()-r.lastLSN) / (1 << 20) / dt,
 	}
 	r.series.Rows = append(r.series.Rows, row)
 	if r.opt.Interval != nil {
 		r.opt.Interval(r.series, row)
 	}
-	r.last, r.lastT, r.lastBusy, r.lastWait = st, now, busy, waits
+	r.last, r.lastT, r.lastBusy, r.lastWait, r.lastLSN = st, now, busy, waits, srv.Redo.LSN()
 	srv.Lat = srv.Lat[:0]
 }
 

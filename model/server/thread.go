@@ -316,6 +316,9 @@ func (t *Thread) insertDirty(in *Instance, f bufpool.FrameID) {
 // ~2-4 KB/transaction for oltp_read_write's four writes plus undo).
 const redoPerPage = 250
 
+// RedoPerPage is redoPerPage, for callers that write more redo for a page than a row change.
+const RedoPerPage = redoPerPage
+
 // freeStale frees a stale frame (lazy drop) under the LRU mutex, unless it is io-fixed or
 // buffer-fixed by then: buf_LRU_free_page refuses a page that cannot be relocated
 // (buf_page_can_relocate), so a thread still holding the page keeps it until it lets go.

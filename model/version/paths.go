@@ -38,8 +38,10 @@ type Traits struct {
 	AHINoWaitBuild bool
 	// LockWaitTimeout is the default lock_wait_timeout (MariaDB 10.2.4+: 86400 s).
 	LockWaitTimeout time.Duration
-	// RedoLoggedBuild: a bulk index build writes redo for its pages instead of skipping redo
-	// and flushing them through a FlushObserver (MariaDB 10.5.1+, MDEV-19747).
+	// RedoLoggedBuild: an index build writes redo for its pages instead of skipping redo and
+	// flushing them through a FlushObserver: MariaDB 10.5.1+ (MDEV-19747: PageBulk's mtr logs
+	// normally), and 5.5/5.6, whose row_merge_insert_index_tuples inserts each entry through
+	// an ordinary logged mini-transaction (the bulk load and FlushObserver came in 5.7.5).
 	RedoLoggedBuild bool
 	// SessionTempTablespaces: each session's temporary tables live in a temp tablespace of
 	// the ibt pool, truncated at disconnect (8.0.13+).
@@ -69,6 +71,7 @@ func TraitsOf(v V) Traits {
 			t.AHIParts = 1
 		}
 		t.TruncateInPlace = b.Minor == 7
+		t.RedoLoggedBuild = b.Minor < 7
 	default: // 8.0, 8.4
 		t.SessionTempTablespaces = b.AtLeast(8, 0, 13)
 		t.AHINoWaitBuild = b.AtLeast(8, 0, 30) // [inferred] copy S84 (8.0.3x)
