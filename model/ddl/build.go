@@ -278,6 +278,38 @@ func addBuildPhases(r *Result, b indexbuild.Result) {
 	}
 }
 
+// statsSamplePages is innodb_stats_persistent_sample_pages (default 20).
+const statsSamplePages = 20
+
+// updateStats is dict_stats_update(DICT_STATS_RECALC_PERSISTENT) after a build: per index
+// dict_stats_analyze_index dives to statsSamplePages leaves (a root-to-leaf path each, spread
+// over the index), then dict_stats_save writes the table's row and three rows per index into
+// mysql.innodb_table_stats / innodb_index_stats in one transaction: a statement's CPU, a
+// row's CPU and a row change's redo per row, the commit's log write. The stats tables' own
+// pages are not modelled (a handful of hot pages).
+func updateStats(t *server.Thread, tab *schema.Table) { updateStatsOf(t, tab.Indexes()) }
+
+// updateStatsOf is updateStats for some indexes (dict_stats_update_for_index after ADD INDEX)
+// plus the table's row.
+func updateStatsOf(t *server.Thread, indexes []*schema.Index) {
+	t.Internal = true
+	defer func() { t.Internal = false }()
+	var buf []schema.PageID
+	rows := 1
+	for _, ix := range indexes {
+		n := ix.LeafPages()
+		for i := int64(0); i < statsSamplePages; i++ {
+			buf = ix.Path(buf[:0], min(n-1, i*n/statsSamplePages))
+			t.ReadPath(buf)
+		}
+		rows += 3
+	}
+	c := &t.S.Costs
+	t.Charge(c.Statement + sim.Time(rows)*c.Row)
+	t.S.Redo.Advance(uint64(rows) * server.RedoPerPage)
+	t.CommitWait()
+}
+
 // rowLogApply replays the DML logged while the index was built: per logged change a row's CPU
 // and a leaf of the new index modified.
 func rowLogApply(t *server.Thread, ix *schema.Index, changes uint64) {

@@ -48,7 +48,7 @@ func (o *CreateIndex) Stages() []Stage {
 	return []Stage{
 		{Name: "prepare", MDL: server.MDLExclusive},
 		{Name: "build", MDL: server.MDLSharedUpgradable, Phases: []string{"scan", "merge", "merge_pass_*", "load", "observer_flush", "row_log_apply"}},
-		{Name: "commit", MDL: server.MDLExclusive},
+		{Name: "commit", MDL: server.MDLExclusive, Phases: []string{"row_log_apply_final", "stats"}},
 	}
 }
 
@@ -86,12 +86,14 @@ func (o *CreateIndex) Run(x *Exec) {
 		x.Fail(b.Reason)
 		return
 	}
+	applied := make([]uint64, len(dst))
 	for i := range dst {
 		if obs != 0 {
 			x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, server.OpObserverFlush) })
 		}
 		x.Phase("row_log_apply", func() server.ScanStats {
-			rowLogApply(t, dst[i], srv.SpaceWrites(space)-writes0)
+			applied[i] = srv.SpaceWrites(space)
+			rowLogApply(t, dst[i], applied[i]-writes0)
 			return server.ScanStats{}
 		})
 	}
@@ -103,5 +105,14 @@ func (o *CreateIndex) Run(x *Exec) {
 	if !x.Enter("commit") {
 		return
 	}
+	// row_log_apply of each index's tail under the exclusive lock (row_merge_...: the DML
+	// logged since its first apply), then the new indexes' persistent statistics.
+	x.Phase("row_log_apply_final", func() server.ScanStats {
+		for i := range dst {
+			rowLogApply(t, dst[i], srv.SpaceWrites(space)-applied[i])
+		}
+		return server.ScanStats{}
+	})
 	tab.Secondary = append(tab.Secondary, dst...)
+	x.Phase("stats", func() server.ScanStats { updateStatsOf(t, dst); return server.ScanStats{} })
 }

@@ -9,12 +9,16 @@ import (
 
 // OptimizeTable is OPTIMIZE TABLE / ALTER TABLE ... FORCE (8.0.18, docs/innodb-source.md §5a):
 // every index built into a new tablespace under one observer (the clustered index loaded
-// straight from the scan, skip_pk_sort), one observer flush, the table row-log apply, then the
-// old tablespace dropped through the policy as DROP TABLE drops one.
+// straight from the scan, skip_pk_sort), one observer flush, the table row-log apply; then,
+// under the exclusive MDL (commit_inplace_alter_table_impl), the second row_log_table_apply of
+// the DML logged since, the two Fil_shard::space_rename calls (old → #sql-ib, new → the
+// table's name), each sleeping 100 ms per retry while its file has page writes in flight,
+// the old tablespace dropped through the version's path as DROP TABLE drops one, and the
+// persistent statistics (alter_stats_rebuild → dict_stats_update: sampled leaf dives per
+// index, the stats rows written).
 //
-// Left out (bounded at tenths of a second under the seed's load, docs/innodb-source.md §5a):
-// the two Fil_shard::space_rename calls, the second row_log_table_apply under the exclusive
-// MDL, statistics and the unlink.
+// Left out: dict_stats_stop_bg's wait for a background statistics run on the table (it is
+// not modelled as running), and the unlink of the old file after the drop.
 type OptimizeTable struct {
 	config.NoParams `yaml:"-"`
 }
@@ -23,7 +27,7 @@ func (o *OptimizeTable) Stages() []Stage {
 	return []Stage{
 		{Name: "prepare", MDL: server.MDLExclusive},
 		{Name: "build", MDL: server.MDLSharedUpgradable, Phases: []string{"scan", "merge", "merge_pass_*", "load", "observer_flush", "row_log_apply"}},
-		{Name: "commit", MDL: server.MDLExclusive, Phases: []string{"free_pages", "drop"}},
+		{Name: "commit", MDL: server.MDLExclusive, Phases: []string{"row_log_apply_final", "rename", "free_pages", "drop", "stats"}},
 	}
 }
 
@@ -59,8 +63,10 @@ func (o *OptimizeTable) Run(x *Exec) {
 	if obs != 0 {
 		x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, nsp, obs, server.OpObserverFlush) })
 	}
+	var writes1 uint64
 	x.Phase("row_log_apply", func() server.ScanStats {
-		rowLogApply(t, nt.Primary, srv.SpaceWrites(space)-writes0)
+		writes1 = srv.SpaceWrites(space)
+		rowLogApply(t, nt.Primary, writes1-writes0)
 		return server.ScanStats{}
 	})
 	// commit_inplace_alter_table under MDL_EXCLUSIVE: swap the tables, then drop the old
@@ -68,6 +74,15 @@ func (o *OptimizeTable) Run(x *Exec) {
 	if !x.Enter("commit") {
 		return
 	}
+	// The DML logged while the first apply ran and the exclusive lock was awaited.
+	x.Phase("row_log_apply_final", func() server.ScanStats {
+		rowLogApply(t, nt.Primary, srv.SpaceWrites(space)-writes1)
+		return server.ScanStats{}
+	})
+	x.Phase("rename", func() server.ScanStats {
+		x.R.Restarts += uint64(t.RenameSpace(sp.ID) + t.RenameSpace(nsp.ID))
+		return server.ScanStats{}
+	})
 	old := *tab // the old table's shape, for a 5.x drop's page freeing
 	*tab = *nt
 	nsp.Table = tab
@@ -76,4 +91,5 @@ func (o *OptimizeTable) Run(x *Exec) {
 	}
 	sp.Deleted = true
 	x.Phase("drop", func() server.ScanStats { return srv.DropPages(t, sp, server.OpDropTable) })
+	x.Phase("stats", func() server.ScanStats { updateStats(t, tab); return server.ScanStats{} })
 }

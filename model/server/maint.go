@@ -566,7 +566,10 @@ func (t *Thread) flushSinglePageAsync(in *Instance, f bufpool.FrameID) {
 	}
 	t.Pay()
 	s.asyncWrites++
+	space := in.BP.Key(f).Space()
+	s.ioStarted(space)
 	s.Data.Submit(sim.Write, s.PageSize, func() {
+		s.ioDone(space)
 		// buf_page_io_complete → buf_flush_write_complete: off the flush list.
 		in.BP.SetIOFix(f, bufpool.IONone)
 		in.BP.MarkClean(f)
@@ -695,9 +698,11 @@ func (t *Thread) BatchWrite(in *Instance, pages []bufpool.FrameID) int {
 		batch := pages[:k]
 		pages = pages[k:]
 		live := 0
+		var spaces []uint32
 		for _, f := range batch {
 			if !s.policy.Stale(in, f) {
 				live++
+				spaces = append(spaces, bp.Key(f).Space())
 			}
 		}
 		t.Charge(sim.Time(live) * s.Costs.PageFlushCPU)
@@ -709,7 +714,10 @@ func (t *Thread) BatchWrite(in *Instance, pages []bufpool.FrameID) int {
 			pending := live
 			t.Pay()
 			for i := 0; i < live; i++ {
+				space := spaces[i]
+				s.ioStarted(space)
 				s.Data.Submit(sim.Write, s.PageSize, func() {
+					s.ioDone(space)
 					pending--
 					if pending == 0 {
 						t.P.Wake(0)
@@ -730,6 +738,39 @@ func (t *Thread) BatchWrite(in *Instance, pages []bufpool.FrameID) int {
 		written += live
 	}
 	return written
+}
+
+func (s *Server) ioStarted(space uint32) {
+	if s.pendingIO == nil {
+		s.pendingIO = map[uint32]int{}
+	}
+	s.pendingIO[space]++
+}
+
+func (s *Server) ioDone(space uint32) {
+	if s.pendingIO[space]--; s.pendingIO[space] == 0 {
+		delete(s.pendingIO, space)
+	}
+}
+
+// PendingIO is the number of page writes in flight to tablespace space.
+func (s *Server) PendingIO(space uint32) int { return s.pendingIO[space] }
+
+// RenameSpace is Fil_shard::space_rename (8.0.18 fil0fil.cc): while the file has I/O in
+// flight (n_pending, n_pending_flushes) the rename sleeps 100 ms and retries (up to 25,000
+// times, a warning every 1,000); then the file is fsynced if it was modified since its last
+// flush and renamed (one metadata write and its sync on the data device). It returns the
+// retries.
+func (t *Thread) RenameSpace(space uint32) (retries int) {
+	s := t.S
+	for s.PendingIO(space) > 0 && retries < 25000 {
+		retries++
+		t.Sleep(100 * sim.Millisecond)
+	}
+	t.FsyncData()
+	t.IO(s.Data, sim.Write, 4096) // the rename: directory entry and the tablespace's name in the DD
+	t.IO(s.Data, sim.Sync, 0)
+	return retries
 }
 
 // FsyncData is fil_flush of a data file.

@@ -86,6 +86,9 @@ type Server struct {
 	dblwrSingle  int
 	dblwrWaiters []*Thread
 	asyncWrites  int
+	// pendingIO counts page writes in flight per tablespace (fil_node_t::n_pending):
+	// Fil_shard::space_rename waits for it to reach 0.
+	pendingIO    map[uint32]int
 	asyncWaiters []*Thread
 }
 
