@@ -1,6 +1,7 @@
 package indexbuild
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -331,5 +332,66 @@ func TestDeterministic(t *testing.T) {
 func TestBadSpec(t *testing.T) {
 	if r := runBuild(t, Spec{Rows: 10}); !r.Failed || !strings.Contains(r.Reason, "no indexes") {
 		t.Errorf("%+v", r)
+	}
+}
+
+// Halving innodb_ddl_buffer_size once the runs per file exceed the 2-way fan-in halves the
+// entries per run, doubles the runs and adds one merge pass: a merge_pass_N+1 phase appears
+// and every sort file is rewritten once more (bytes written grow by one file's worth per
+// pass: (passes+2)/(passes+1)).
+func TestHalvingBufferAddsAMergePass(t *testing.T) {
+	one := func(buf int64) Result {
+		sp := ibSpec(100_000_000)
+		sp.Indexes = sp.Indexes[:1]
+		sp.BufferSize = buf
+		r := runBuild(t, sp)
+		if r.Failed {
+			t.Fatal(r.Reason)
+		}
+		return r
+	}
+	big, small := one(64*mib), one(32*mib)
+	if big.MergePasses < 1 {
+		t.Fatalf("64 MiB: %d passes; the test needs runs beyond the fan-in", big.MergePasses)
+	}
+	if small.MergePasses != big.MergePasses+1 {
+		t.Fatalf("passes: 64 MiB %d, 32 MiB %d; want one more", big.MergePasses, small.MergePasses)
+	}
+	last := fmt.Sprintf("merge_pass_%d", small.MergePasses)
+	if p := small.Phase(last, 0); p.End <= p.Start {
+		t.Errorf("32 MiB: no %s phase", last)
+	}
+	if p := big.Phase(last, 0); p.End > p.Start {
+		t.Errorf("64 MiB has a %s phase", last)
+	}
+	want := float64(small.MergePasses+1) / float64(big.MergePasses+1)
+	got := float64(small.TempBytesWritten) / float64(big.TempBytesWritten)
+	if d := got/want - 1; d > 0.02 || d < -0.02 {
+		t.Errorf("bytes written 32 MiB / 64 MiB = %.3f, want %.3f (one more rewrite of the files)", got, want)
+	}
+	t.Logf("64 MiB: %d passes, %s written; 32 MiB: %d passes, %s", big.MergePasses, fmtBytes(big.TempBytesWritten), small.MergePasses, fmtBytes(small.TempBytesWritten))
+}
+
+// At the same innodb_ddl_buffer_size, innodb_ddl_threads beyond what the build can use — one
+// merge task per scan-thread file (parallel_read_threads × indexes) and one load per index —
+// gains little; below it, threads matter.
+func TestThreadsPastTheScanGainLittle(t *testing.T) {
+	secsAt := func(th int) float64 {
+		sp := ibSpec(trendRows)
+		sp.Indexes = sp.Indexes[:1]
+		sp.Threads, sp.ParallelReadThreads = th, 4
+		r := runBuild(t, sp)
+		if r.Failed {
+			t.Fatal(r.Reason)
+		}
+		return secs(r.Duration())
+	}
+	t1, t4, t16 := secsAt(1), secsAt(4), secsAt(16)
+	t.Logf("1 index, 4 scan threads: ddl_threads 1 / 4 / 16: %.0f / %.0f / %.0f s", t1, t4, t16)
+	if t4/t16 > 1.05 {
+		t.Errorf("4 → 16 threads: %.2f× faster, want ≤ 1.05× (only 4 merge tasks)", t4/t16)
+	}
+	if t1/t4 < 1.2 {
+		t.Errorf("1 → 4 threads: %.2f× faster, want ≥ 1.2× (the 4 files merge in parallel)", t1/t4)
 	}
 }
