@@ -215,9 +215,25 @@ func tablesOf(t Table) int64 {
 func DDLStatements(sc *Scenario) int64 {
 	var n int64
 	for _, e := range sc.Schedule {
-		n = satAdd(n, repetitions(e, sc.Duration))
+		r := repetitions(e, sc.Duration)
+		if e.Each {
+			// One statement per table of the group, each time the event fires.
+			for _, g := range sc.Data {
+				if g.Name == e.Table && g.Tables > 1 {
+					r = satMul(r, int64(g.Tables))
+				}
+			}
+		}
+		n = satAdd(n, r)
 	}
 	return n
+}
+
+func satMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
 }
 
 func repetitions(e DDLEvent, duration Duration) int64 {

@@ -173,6 +173,10 @@ func targets(srv *server.Server, ev config.DDLEvent) []*schema.Table {
 	return tabs
 }
 
+// Statements is the number of statements ev runs each time it fires: one per target table
+// (every table of the group with each: true).
+func Statements(srv *server.Server, ev config.DDLEvent) int { return len(targets(srv, ev)) }
+
 // Run executes one DDL statement on thread t, on the table ev.Table names.
 func Run(t *server.Thread, ev config.DDLEvent) Result {
 	r := Result{Start: t.Now()}

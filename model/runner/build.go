@@ -94,7 +94,7 @@ func (m *Model) Start() error {
 		m.running = append(m.running, r)
 	}
 	for _, ev := range m.Scenario.Schedule {
-		m.statements += max(1, ev.Count)
+		m.statements += max(1, ev.Count) * ddl.Statements(srv, ev)
 	}
 	for _, ev := range m.Scenario.Schedule {
 		ev.At += config.Duration(m.Warm)

@@ -73,3 +73,33 @@ func TestUntilDDLDoneEndsAfterLastStatement(t *testing.T) {
 		t.Fatalf("capped run reports every statement finished: %+v", capped.DDL)
 	}
 }
+
+// With each: true an event runs one statement per table of the group: until ddl_done waits
+// for all of them, not for the first.
+func TestUntilDDLDoneWaitsForEveryTableOfEach(t *testing.T) {
+	r, err := runner.Run(load(t, `
+name: until-each
+seed: 3
+hardware: profiles/8c-64g.yaml
+mysql: {innodb_buffer_pool_size: 256MiB}
+data:
+  - {name: t, tables: 6, rows: 20K}
+warmup: 0s
+duration: until_ddl_done
+until: {event: ddl_done, after: 1s}
+schedule:
+  - {at: 1s, ddl: drop_table, table: t, each: true}
+report: {interval: 1s}
+`), runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.DDL) != 6 {
+		t.Fatalf("%d statements, want 6", len(r.DDL))
+	}
+	for _, d := range r.DDL {
+		if d.Unfinished || d.Failed {
+			t.Errorf("%s: unfinished %v failed %v (%s)", d.Table, d.Unfinished, d.Failed, d.Reason)
+		}
+	}
+}
