@@ -83,13 +83,13 @@ seed: 3
 hardware: profiles/8c-64g.yaml
 mysql: {innodb_buffer_pool_size: 256MiB}
 data:
-  - {name: t, tables: 6, rows: 20K}
+  - {name: t, tables: 6, rows: 50K}
 warmup: 0s
 duration: until_ddl_done
-until: {event: ddl_done, after: 1s}
+until: {event: ddl_done, after: 0s}
 schedule:
-  - {at: 1s, ddl: drop_table, table: t, each: true}
-report: {interval: 1s}
+  - {at: 100ms, ddl: optimize_table, table: t, each: true}
+report: {interval: 100ms}
 `), runner.Options{})
 	if err != nil {
 		t.Fatal(err)
