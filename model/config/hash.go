@@ -19,6 +19,9 @@ func Marshal(sc *Scenario) ([]byte, error) {
 	if reflect.ValueOf(hw).IsZero() && sc.Hardware.Inline != nil {
 		hw = *sc.Hardware.Inline // built in code rather than loaded
 	}
+	// Annotations describe a scenario and its profile; they do not change what is simulated.
+	c.Validation = nil
+	hw.Provenance = nil
 	c.Hardware = HardwareRef{Inline: &hw}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)

@@ -82,10 +82,18 @@ type client struct {
 	err     int       // the SQL error that ended the last attempt
 }
 
-// statement is one client statement: the client's round trip (network and client work,
-// hardware.client_rtt; the connection's thread sleeps meanwhile) and then cpu of server work.
+// statement is one client statement: the client's own CPU when it runs on the server's
+// cores (hardware.client: sysbench's Lua, the protocol, its syscalls, computed on a modelled
+// core before the server sees the statement), the round trip (hardware.client_rtt; the
+// connection's thread sleeps meanwhile) and then cpu of server work.
 func (c *client) statement(cpu sim.Time) {
-	if rtt := sim.Time(c.t.S.Sc.HardwareProfile.ClientRTT); rtt > 0 {
+	hw := &c.t.S.Sc.HardwareProfile
+	if d := sim.Time(hw.Client.CPUPerStatement); hw.Client.Colocated && d > 0 {
+		c.t.Pay()
+		c.t.S.Cores.Compute(c.t.P, d)
+		c.t.S.Stats.ClientCPUNs += uint64(d)
+	}
+	if rtt := sim.Time(hw.ClientRTT); rtt > 0 {
 		c.t.Sleep(rtt)
 	}
 	c.t.Charge(cpu)

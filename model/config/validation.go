@@ -1,0 +1,203 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Validation is a scenario's annotation for `ddlsim validate` (docs/validation.md): the
+// published or measured values the scenario is set up to reproduce, where each comes from, and
+// whether a model constant was fitted on it. It describes the scenario; it does not change
+// what the scenario simulates: `ddlsim run` ignores it, and it is not part of the effective
+// configuration (config.yaml) or its hash.
+//
+//	validation:
+//	  table: lab-baseline                  # the table of docs/validation.md its rows go into
+//	  seeds: 3                             # runs per point: seed, seed+1, ... (default 1)
+//	  points:
+//	    - label: A, 256 MiB
+//	      set: [mysql.innodb_buffer_pool_size=256MiB]   # --set overrides of this point
+//	      policy: fullscan                 # optional: the point's policy (default the scenario's)
+//	      role: fit                        # fit | predict | check
+//	      compare:
+//	        - {stat: hit_ratio_mean, measured: 0.95308, source: "lab/results/baseline/runs.csv d8x1M-256M"}
+type Validation struct {
+	Table  string            `yaml:"table"`
+	Seeds  int               `yaml:"seeds"`
+	Points []ValidationPoint `yaml:"points"`
+}
+
+// ValidationPoint is one simulated setup (the scenario with Set applied, under Policy) and the
+// values it is compared with.
+type ValidationPoint struct {
+	Label  string   `yaml:"label"`
+	Set    []string `yaml:"set"`
+	Policy string   `yaml:"policy"`
+	// Role is what the point's values are to the model: "fit" (a constant was fitted on them:
+	// say which in the value's fits), "predict" (never tuned toward: a prediction reported as it
+	// comes out) or "check" (a value the model is expected to meet, nothing fitted on it).
+	Role    string            `yaml:"role"`
+	Compare []ValidationValue `yaml:"compare"`
+}
+
+// ValidationValue is one published or measured value and the simulated statistic it is
+// compared with.
+type ValidationValue struct {
+	// Stat names the simulated statistic: a summary metric (tps_mean, hit_ratio_mean,
+	// temp_loop_iud_ratio, ...), a DDL statement's column as `ddl compare` names it
+	// (ddl0_create_index_duration_s, ddl0_create_index_observer_flush_s), or the mean over
+	// every DDL statement of the run of a ddl.csv column (ddl.duration_s, ddl.mean_tps,
+	// ddl.baseline_tps) or of their ratio ddl.tps_ratio (mean_tps / baseline_tps).
+	Stat string `yaml:"stat"`
+	// Measured is the published or measured value, in the statistic's unit.
+	Measured float64 `yaml:"measured"`
+	// Bound: "" (a value), "upper" (published as "< value") or "lower" ("> value").
+	Bound  string `yaml:"bound,omitempty"`
+	Source string `yaml:"source"`
+	// Role overrides the point's for this value.
+	Role string `yaml:"role,omitempty"`
+	// Fits names the constants fitted on this value (role fit).
+	Fits string `yaml:"fits,omitempty"`
+	// Note is shown next to the value in the rendered table.
+	Note string `yaml:"note,omitempty"`
+}
+
+// Provenance says where one hardware-profile value comes from, machine-readably (the
+// profile's comments say it in prose): `ddlsim validate` prints it next to the tables that
+// use the profile. Like Validation it is documentation: not part of the effective
+// configuration or its hash.
+//
+//	provenance:
+//	  - {name: costs.list_node, status: measured, source: "lab/results/machine/chase.txt"}
+//	  - {name: costs.statement, status: fitted, on: "lab baselines role=fit: mysqld CPU per transaction"}
+type Provenance struct {
+	Name   string `yaml:"name"`   // a hardware field path: costs.page_hit, client_rtt, storage.data.read
+	Status string `yaml:"status"` // measured | fitted | assumed
+	On     string `yaml:"on,omitempty"`
+	Source string `yaml:"source,omitempty"`
+}
+
+// ValidationRoles and ProvenanceStatuses are the accepted words.
+var (
+	ValidationRoles    = []string{"fit", "predict", "check"}
+	ProvenanceStatuses = []string{"measured", "fitted", "assumed"}
+)
+
+// EffectiveRole is the value's role: its own, else its point's.
+func (v ValidationValue) EffectiveRole(pt ValidationPoint) string {
+	if v.Role != "" {
+		return v.Role
+	}
+	return pt.Role
+}
+
+func checkValidation(sc *Scenario) []verr {
+	v := sc.Validation
+	if v == nil {
+		return nil
+	}
+	var out []verr
+	add := func(path, msg string) { out = append(out, verr{path: "validation" + path, msg: msg}) }
+	if v.Table == "" {
+		add(".table", "missing: expected the name of the docs/validation.md table the rows go into")
+	}
+	if v.Seeds < 0 {
+		add(".seeds", "expected at least 1 (0 = the default, 1)")
+	}
+	if len(v.Points) == 0 {
+		add(".points", "missing: expected at least one point")
+	}
+	labels := map[string]bool{}
+	for i, pt := range v.Points {
+		p := fmt.Sprintf(".points[%d]", i)
+		if pt.Label == "" {
+			add(p+".label", "missing: expected a label (the row's name)")
+		} else if labels[pt.Label] {
+			add(p+".label", fmt.Sprintf("duplicate label %q", pt.Label))
+		}
+		labels[pt.Label] = true
+		if !oneOfWords(pt.Role, ValidationRoles) {
+			add(p+".role", "expected one of "+strings.Join(ValidationRoles, ", "))
+		}
+		for j, s := range pt.Set {
+			if k, _, ok := strings.Cut(s, "="); !ok || strings.TrimSpace(k) == "" {
+				add(fmt.Sprintf("%s.set[%d]", p, j), "expected path=value, as --set takes it")
+			}
+		}
+		if len(pt.Compare) == 0 {
+			add(p+".compare", "missing: expected at least one value to compare")
+		}
+		for j, c := range pt.Compare {
+			q := fmt.Sprintf("%s.compare[%d]", p, j)
+			if c.Stat == "" {
+				add(q+".stat", "missing: expected a statistic (tps_mean, ddl.duration_s, ...)")
+			}
+			if c.Source == "" {
+				add(q+".source", "missing: expected where the value comes from")
+			}
+			if c.Role != "" && !oneOfWords(c.Role, ValidationRoles) {
+				add(q+".role", "expected one of "+strings.Join(ValidationRoles, ", "))
+			}
+			if c.EffectiveRole(pt) == "fit" && c.Fits == "" {
+				add(q+".fits", "missing: a fit value names the constants fitted on it")
+			}
+			if c.Bound != "" && c.Bound != "upper" && c.Bound != "lower" {
+				add(q+".bound", `expected "upper" or "lower" (or nothing)`)
+			}
+		}
+	}
+	return out
+}
+
+func checkProvenance(hw *Hardware) []verr {
+	var out []verr
+	seen := map[string]bool{}
+	for i, p := range hw.Provenance {
+		path := fmt.Sprintf("hardware.provenance[%d]", i)
+		if p.Name == "" {
+			out = append(out, verr{path: path + ".name", msg: "missing: expected a hardware field such as costs.page_hit"})
+		} else if !hardwareFieldExists(p.Name) {
+			out = append(out, verr{path: path + ".name", msg: fmt.Sprintf("%q is not a hardware profile field", p.Name)})
+		} else if seen[p.Name] {
+			out = append(out, verr{path: path + ".name", msg: fmt.Sprintf("duplicate entry for %s", p.Name)})
+		}
+		seen[p.Name] = true
+		if !oneOfWords(p.Status, ProvenanceStatuses) {
+			out = append(out, verr{path: path + ".status", msg: "expected one of " + strings.Join(ProvenanceStatuses, ", ")})
+		}
+		if p.Status == "fitted" && p.On == "" {
+			out = append(out, verr{path: path + ".on", msg: "missing: a fitted value says what it was fitted on"})
+		}
+		if p.Status != "fitted" && p.Source == "" {
+			out = append(out, verr{path: path + ".source", msg: "missing: say where the value comes from"})
+		}
+	}
+	return out
+}
+
+// hardwareFieldExists reports whether a dotted path names a field of Hardware.
+func hardwareFieldExists(path string) bool {
+	t := reflect.TypeFor[Hardware]()
+	for _, seg := range strings.Split(path, ".") {
+		if t.Kind() != reflect.Struct {
+			return false
+		}
+		fs := fieldsOf(t)
+		i, ok := fs.byName[seg]
+		if !ok {
+			return false
+		}
+		t = t.Field(i).Type
+	}
+	return true
+}
+
+func oneOfWords(s string, words []string) bool {
+	for _, w := range words {
+		if s == w {
+			return true
+		}
+	}
+	return false
+}
