@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -16,36 +17,46 @@ import (
 
 var validateCmd = &command{
 	name:     "validate",
-	args:     "[SCENARIO...]",
+	args:     "[VALIDATION.yaml...]",
 	synopsis: "regenerate docs/validation.md's tables: annotated scenarios vs published and measured values",
-	usage: `Every scenario under --scenarios that carries a validation: annotation (docs/scenarios.md
-"validation") names published or measured values, their sources, the simulated statistic
-to compare and whether a constant was fitted on it. validate renders the tables of --doc
-(docs/validation.md) between their <!-- validate ... --> markers from the results file
-(--results, docs/validation/results.json): published/measured value, simulated mean ±
-95% CI over the annotation's seeds, the ratio, the role (fit / predict / check), and each
-profile's provenance table (measured, fitted on what, assumed).
+	usage: `Each validation file in --annotations (docs/validation/*.yaml, docs/scenarios.md
+"Validation files") names a scenario, points to run it at, the published or measured values
+to compare with, their sources, the simulated statistic and whether a constant was fitted on
+it. validate renders the tables of --doc (docs/validation.md) between their
+<!-- validate ... --> markers from the results file (--results,
+docs/validation/results.json): published/measured value, simulated mean ± 95% CI over the
+file's seeds, the ratio, the role (fit / predict / check / report), and each profile's
+provenance table (measured, fitted on what, assumed).
 
-With --run it first simulates every point (all annotated scenarios, or only the SCENARIO
-files given: their rows are replaced, the others kept), in parallel on --jobs cores,
-and writes the results file. The results do not depend on --jobs. --out DIR writes the
-results file and the doc into DIR instead of in place. --check writes nothing and fails
-when the doc's tables (and, with --run, the results) differ from what would be written.`,
+With --run it first simulates every point (of all validation files, or only of the files
+given: their rows are replaced, the others kept), in parallel on --jobs cores, and writes the
+results file. The results do not depend on --jobs. --out DIR writes the results file and the
+doc into DIR instead of in place. --check writes nothing and fails when the doc's tables
+(and, with --run, the results) differ from what would be written.`,
 	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
 		doRun := fs.Bool("run", false, "simulate the annotated scenarios (slow) instead of rendering the committed results")
 		out := fs.String("out", "", "write the results file and the doc into `DIR` instead of in place")
 		check := fs.Bool("check", false, "write nothing; fail if the doc (and with --run the results) would change")
 		jobs := fs.Int("jobs", runtime.NumCPU(), "simulations run at once")
-		scen := fs.String("scenarios", "scenarios", "`DIR` searched for annotated scenarios")
-		resultsPath := fs.String("results", filepath.Join("docs", "validation", "results.json"), "results `FILE`")
-		docPath := fs.String("doc", filepath.Join("docs", "validation.md"), "the doc `FILE` whose marked tables are rendered")
+		root := fs.String("root", ".", "the repository `DIR`: the defaults below are in it, and the results record paths relative to it")
+		annDir := fs.String("annotations", "", "`DIR` of the validation files (default ROOT/docs/validation)")
+		resultsPath := fs.String("results", "", "results `FILE` (default ROOT/docs/validation/results.json)")
+		docPath := fs.String("doc", "", "the doc `FILE` whose marked tables are rendered (default ROOT/docs/validation.md)")
 		return func(e *env, pos []string) error {
-			all, err := validate.Find(*scen)
+			def := func(p *string, rel ...string) {
+				if *p == "" {
+					*p = filepath.Join(append([]string{*root}, rel...)...)
+				}
+			}
+			def(annDir, "docs", "validation")
+			def(resultsPath, "docs", "validation", "results.json")
+			def(docPath, "docs", "validation.md")
+			all, err := validate.Find(*annDir)
 			if err != nil {
 				return &inputError{err}
 			}
 			if len(all) == 0 {
-				return usagef("no scenario under %s has a validation: annotation", *scen)
+				return usagef("no validation file in %s", *annDir)
 			}
 			var res *validate.Results
 			if *doRun {
@@ -53,33 +64,36 @@ when the doc's tables (and, with --run, the results) differ from what would be w
 				if len(pos) > 0 {
 					files = pos
 				}
-				fmt.Fprintf(e.stdout, "validate: %d annotated scenarios, %d jobs\n", len(files), *jobs)
-				res, err = validate.Run(files, validate.Options{Jobs: *jobs, Progress: e.stderr, Root: "."})
+				fmt.Fprintf(e.stdout, "validate: %d validation files, %d jobs\n", len(files), *jobs)
+				res, err = validate.Run(files, validate.Options{Jobs: *jobs, Progress: e.stderr, Root: *root})
 				if err != nil {
 					return err
 				}
 				if len(pos) > 0 {
 					old, err := validate.ReadResults(*resultsPath)
+					if errors.Is(err, os.ErrNotExist) {
+						old, err = &validate.Results{Schema: validate.Schema}, nil
+					}
 					if err != nil {
 						return &inputError{err}
 					}
-					if res, err = mergeResults(old, res, all); err != nil {
+					if res, err = mergeResults(old, res, all, *root); err != nil {
 						return err
 					}
 				}
 			} else {
 				if len(pos) > 0 {
-					return usagef("scenario files are only taken with --run")
+					return usagef("validation files are only taken with --run")
 				}
 				if res, err = validate.ReadResults(*resultsPath); err != nil {
 					return &inputError{err}
 				}
-				stale, err := validate.Stale(res, all, ".")
+				stale, err := validate.Stale(res, all, *root)
 				if err != nil {
 					return &inputError{err}
 				}
 				if len(stale) > 0 {
-					return fmt.Errorf("%s is not the results of the scenarios' annotations (run ddlsim validate --run):\n  %s",
+					return fmt.Errorf("%s is not the results of the validation files (run ddlsim validate --run):\n  %s",
 						*resultsPath, strings.Join(stale, "\n  "))
 				}
 			}
@@ -142,26 +156,30 @@ when the doc's tables (and, with --run, the results) differ from what would be w
 
 // mergeResults replaces old's rows of the files fresh re-ran, keeping the order of all; the
 // provenance tables are those of all the files.
-func mergeResults(old, fresh *validate.Results, all []string) (*validate.Results, error) {
+func mergeResults(old, fresh *validate.Results, all []string, root string) (*validate.Results, error) {
 	ran := map[string]bool{}
 	for _, r := range fresh.Rows {
-		ran[r.File] = true
+		ran[r.Annotation] = true
 	}
 	byFile := map[string][]validate.Row{}
 	for _, r := range old.Rows {
-		if !ran[r.File] {
-			byFile[r.File] = append(byFile[r.File], r)
+		if !ran[r.Annotation] {
+			byFile[r.Annotation] = append(byFile[r.Annotation], r)
 		}
 	}
 	for _, r := range fresh.Rows {
-		byFile[r.File] = append(byFile[r.File], r)
+		byFile[r.Annotation] = append(byFile[r.Annotation], r)
 	}
 	out := &validate.Results{Schema: validate.Schema}
 	for _, f := range all {
-		out.Rows = append(out.Rows, byFile[filepath.ToSlash(f)]...)
+		rel, err := filepath.Rel(root, f)
+		if err != nil {
+			return nil, err
+		}
+		out.Rows = append(out.Rows, byFile[filepath.ToSlash(rel)]...)
 	}
 	var err error
-	out.Constants, err = validate.ProfileConstants(all, ".")
+	out.Constants, err = validate.ProfileConstants(all, root)
 	return out, err
 }
 

@@ -48,7 +48,10 @@ func renderTable(rows []Row) string {
 		if r.Policy != "" {
 			point += " (`" + r.Policy + "`)"
 		}
-		meas := fmtNum(r.Measured, -1)
+		meas := "—"
+		if r.Measured != nil {
+			meas = fmtNum(*r.Measured, -1)
+		}
 		switch r.Bound {
 		case "upper":
 			meas = "< " + meas
@@ -76,7 +79,10 @@ func simText(r Row) string {
 	if math.IsNaN(m) {
 		return "—"
 	}
-	d := max(decimals(r.Measured), sigDecimals(m, 3))
+	d := sigDecimals(m, 3)
+	if r.Measured != nil {
+		d = max(d, decimals(*r.Measured))
+	}
 	s := fmtNum(m, d)
 	if !math.IsNaN(h) {
 		s += " ± " + fmtNum(h, d)
@@ -92,7 +98,10 @@ func ratioText(r Row) string {
 	if math.IsNaN(v) {
 		return "—"
 	}
-	return fmtNum(v, sigDecimals(v, 2))
+	if math.Abs(v) < 10 {
+		return fmtNum(v, 2)
+	}
+	return fmtNum(v, sigDecimals(v, 3))
 }
 
 func renderConstants(p Profile) string {

@@ -1,9 +1,10 @@
-// Package validate implements `ddlsim validate`: it runs every scenario that carries a
-// `validation:` annotation (model/config/validation.go), compares each simulated statistic
-// with the published or measured value the annotation names, writes the machine-readable
-// results (docs/validation/results.json) and renders the tables of docs/validation.md between
-// their markers. The prose around the markers is hand-written; the tables are this package's
-// output, and a test fails when the two differ.
+// Package validate implements `ddlsim validate`: for every validation file
+// (docs/validation/*.yaml, model/config/validation.go) it runs the scenario the file names at
+// each of its points, compares each simulated statistic with the published or measured value
+// the file gives, writes the machine-readable results (docs/validation/results.json) and
+// renders the tables of docs/validation.md between their markers. The prose around the
+// markers is hand-written; the tables are this package's output, and a test fails when the two
+// differ.
 package validate
 
 import (
@@ -39,19 +40,20 @@ type Results struct {
 
 // Row is one compared value: the annotation's fields, copied, and what the simulation gave.
 type Row struct {
-	Table    string   `json:"table"`
-	File     string   `json:"file"` // the scenario, relative to the repository root
-	Point    string   `json:"point"`
-	Set      []string `json:"set,omitempty"`
-	Policy   string   `json:"policy,omitempty"`
-	Role     string   `json:"role"`
-	Stat     string   `json:"stat"`
-	Measured float64  `json:"measured"`
-	Bound    string   `json:"bound,omitempty"`
-	Source   string   `json:"source"`
-	Fits     string   `json:"fits,omitempty"`
-	Note     string   `json:"note,omitempty"`
-	Seeds    []uint64 `json:"seeds"`
+	Table      string   `json:"table"`
+	Annotation string   `json:"annotation"` // the validation file, relative to the repository root
+	File       string   `json:"file"`       // the scenario
+	Point      string   `json:"point"`
+	Set        []string `json:"set,omitempty"`
+	Policy     string   `json:"policy,omitempty"`
+	Role       string   `json:"role"`
+	Stat       string   `json:"stat"`
+	Measured   *float64 `json:"measured"` // null: a reported value (role report)
+	Bound      string   `json:"bound,omitempty"`
+	Source     string   `json:"source"`
+	Fits       string   `json:"fits,omitempty"`
+	Note       string   `json:"note,omitempty"`
+	Seeds      []uint64 `json:"seeds"`
 	// Sim is the statistic per seed (null: the run had no value, e.g. an unfinished DDL).
 	Sim []Float `json:"sim"`
 	// Mean and Half are the mean over the seeds and the half-width of its 95 % confidence
@@ -100,26 +102,22 @@ func (f *Float) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Find lists the scenario files under dir (recursively, sorted) that carry a validation
-// annotation. Sweep specs and profiles are skipped.
+// Find lists the validation files in dir (sorted): the .yaml files with a top-level
+// validation key.
 func Find(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".yaml") {
+			continue
 		}
-		if d.IsDir() {
-			if d.Name() == "profiles" || d.Name() == "sweeps" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".sweep.yaml") {
-			return nil
-		}
+		path := filepath.Join(dir, e.Name())
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var top map[string]yaml.Node
 		if yaml.Unmarshal(data, &top) == nil {
@@ -127,10 +125,9 @@ func Find(dir string) ([]string, error) {
 				out = append(out, path)
 			}
 		}
-		return nil
-	})
+	}
 	sort.Strings(out)
-	return out, err
+	return out, nil
 }
 
 // Options control Run; none changes the results.
@@ -148,36 +145,39 @@ type job struct {
 	sets        []string
 }
 
-// scenarioFile is an annotated scenario, loaded.
+// scenarioFile is a validation file and the scenario it names, loaded.
 type scenarioFile struct {
-	path string
-	data []byte
-	sc   *config.Scenario
-	v    *config.Validation
+	annot string // the validation file
+	path  string // the scenario
+	data  []byte
+	sc    *config.Scenario
+	v     *config.Validation
 }
 
-// Load reads the annotated scenarios; a file whose annotation or any point's overrides do not
-// load is an error (every problem of every file).
+// Load reads validation files and their scenarios; a file that does not load, or whose
+// scenario or any point's overrides do not, is an error (every problem of every file).
 func Load(files []string) ([]*scenarioFile, error) {
 	var out []*scenarioFile
 	var errs []string
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		sc, err := config.LoadBytesWith(f, data, filepath.Dir(f), nil, nil)
+		a, err := config.LoadAnnotation(f)
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue
 		}
-		if sc.Validation == nil {
-			errs = append(errs, f+": no validation annotation")
+		data, err := os.ReadFile(a.Scenario)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: scenario: %v", f, err))
 			continue
 		}
-		sf := &scenarioFile{path: f, data: data, sc: sc, v: sc.Validation}
-		for _, pt := range sc.Validation.Points {
-			if _, err := config.LoadBytesWith(f, data, filepath.Dir(f), pointSets(pt), nil); err != nil {
+		sc, err := config.LoadBytesWith(a.Scenario, data, filepath.Dir(a.Scenario), nil, nil)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		sf := &scenarioFile{annot: f, path: a.Scenario, data: data, sc: sc, v: &a.Validation}
+		for _, pt := range sf.v.Points {
+			if _, err := config.LoadBytesWith(sf.path, data, filepath.Dir(sf.path), pointSets(pt), nil); err != nil {
 				errs = append(errs, fmt.Sprintf("%s: point %q: %v", f, pt.Label, err))
 			}
 		}
@@ -243,7 +243,7 @@ func Run(files []string, opt Options) (*Results, error) {
 				if err == nil {
 					var res *runner.Result
 					if res, err = runner.Run(sc, runner.Options{}); err == nil {
-						stats[k] = Stats(res.Summary, res.DDL)
+						stats[k] = Stats(res, sc.HardwareProfile.Cores)
 					}
 				}
 				errs[k] = err
@@ -276,7 +276,7 @@ func Run(files []string, opt Options) (*Results, error) {
 			runs := stats[k : k+len(seeds)]
 			k += len(seeds)
 			for _, c := range pt.Compare {
-				row := newRow(sf, pt, c, rel(opt.Root, sf.path))
+				row := newRow(sf, pt, c, opt.Root)
 				row.Seeds = seeds
 				for i, st := range runs {
 					v, ok := st[c.Stat]
@@ -295,8 +295,8 @@ func Run(files []string, opt Options) (*Results, error) {
 	return res, err
 }
 
-func newRow(sf *scenarioFile, pt config.ValidationPoint, c config.ValidationValue, file string) Row {
-	return Row{Table: sf.v.Table, File: file, Point: pt.Label, Set: pt.Set, Policy: pt.Policy,
+func newRow(sf *scenarioFile, pt config.ValidationPoint, c config.ValidationValue, root string) Row {
+	return Row{Table: sf.v.Table, Annotation: rel(root, sf.annot), File: rel(root, sf.path), Point: pt.Label, Set: pt.Set, Policy: pt.Policy,
 		Role: c.EffectiveRole(pt), Stat: c.Stat, Measured: c.Measured, Bound: c.Bound, Source: c.Source,
 		Fits: c.Fits, Note: c.Note}
 }
@@ -310,8 +310,8 @@ func (r *Row) summarize() {
 	st := sweep.MeanCI(xs)
 	r.Mean, r.Half = Float(st.Mean), Float(st.Half)
 	r.Ratio = Float(math.NaN())
-	if r.Measured != 0 {
-		r.Ratio = Float(st.Mean / r.Measured)
+	if r.Measured != nil && *r.Measured != 0 {
+		r.Ratio = Float(st.Mean / *r.Measured)
 	}
 }
 
@@ -334,15 +334,48 @@ func statNames(m map[string]float64) []string {
 	return out
 }
 
-// Stats are the statistics a compare entry may name for one run: the key metrics of
-// `ddlsim compare` (summary metrics, ddlN_<op>_duration_s and its phases) and the means over
-// the run's DDL statements, ddl.duration_s, ddl.mean_tps, ddl.baseline_tps, ddl.min_tps,
-// ddl.tps_ratio (mean_tps / baseline_tps). A failed or unfinished statement has no duration.
-func Stats(sum metrics.Summary, ddl []metrics.DDLResult) map[string]float64 {
+// Stats are the statistics a compare entry may name for one run:
+//   - the key metrics of `ddlsim compare`: summary metrics, ddlN_<op>_duration_s and its
+//     phases ddlN_<op>_<phase>_s;
+//   - the means over the run's DDL statements ddl.duration_s (a failed or unfinished
+//     statement has none), ddl.mean_tps, ddl.baseline_tps, ddl.min_tps and ddl.tps_ratio
+//     (mean_tps / baseline_tps, per statement), and ddl.total_duration_s, the sum of their
+//     durations;
+//   - from the series: mean.<column> (its mean over the measured intervals),
+//     per_txn.<column> (that mean / the mean TPS: per_txn.pages_read_s is page reads per
+//     transaction) and, for the CPU columns, cpu_us_per_txn.<column> (core-microseconds per
+//     transaction: mean utilisation × cores × 10^6 / mean TPS).
+func Stats(res *runner.Result, cores int) map[string]float64 {
 	out := map[string]float64{}
-	for _, m := range sweep.KeyMetrics(&sweep.Row{Metrics: sum, DDL: ddl}) {
+	for _, m := range sweep.KeyMetrics(&sweep.Row{Metrics: res.Summary, DDL: res.DDL}) {
 		out[m.Name] = m.Value
 	}
+	s := &res.Series
+	colMean := func(c int) float64 {
+		if len(s.Rows) == 0 {
+			return math.NaN()
+		}
+		t := 0.0
+		for _, r := range s.Rows {
+			t += r[c]
+		}
+		return t / float64(len(s.Rows))
+	}
+	if ti := s.Col("tps"); ti >= 0 {
+		tps := colMean(ti)
+		for c, name := range s.Columns {
+			if name == "time_s" {
+				continue
+			}
+			m := colMean(c)
+			out["mean."+name] = m
+			out["per_txn."+name] = m / tps
+			if strings.HasSuffix(name, "cpu_util") {
+				out["cpu_us_per_txn."+name] = m * float64(cores) * 1e6 / tps
+			}
+		}
+	}
+	ddl := res.DDL
 	if len(ddl) == 0 {
 		return out
 	}
@@ -365,6 +398,11 @@ func Stats(sum metrics.Summary, ddl []metrics.DDLResult) map[string]float64 {
 		}
 		return d.DurationS
 	})
+	total := 0.0
+	for _, d := range ddl {
+		total += d.DurationS
+	}
+	out["ddl.total_duration_s"] = total // every statement's time, a lower bound if one is unfinished
 	out["ddl.mean_tps"] = mean(func(d metrics.DDLResult) float64 { return d.MeanTPS })
 	out["ddl.baseline_tps"] = mean(func(d metrics.DDLResult) float64 { return d.BaselineTPS })
 	out["ddl.min_tps"] = mean(func(d metrics.DDLResult) float64 { return d.MinTPS })
@@ -488,7 +526,7 @@ func Stale(r *Results, files []string, root string) ([]string, error) {
 	for _, sf := range sfs {
 		for _, pt := range sf.v.Points {
 			for _, c := range pt.Compare {
-				row := newRow(sf, pt, c, rel(root, sf.path))
+				row := newRow(sf, pt, c, root)
 				row.Seeds = seedsOf(sf)
 				want = append(want, row)
 			}

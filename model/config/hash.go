@@ -19,8 +19,7 @@ func Marshal(sc *Scenario) ([]byte, error) {
 	if reflect.ValueOf(hw).IsZero() && sc.Hardware.Inline != nil {
 		hw = *sc.Hardware.Inline // built in code rather than loaded
 	}
-	// Annotations describe a scenario and its profile; they do not change what is simulated.
-	c.Validation = nil
+	// The provenance table describes the profile; it does not change what is simulated.
 	hw.Provenance = nil
 	c.Hardware = HardwareRef{Inline: &hw}
 	var buf bytes.Buffer

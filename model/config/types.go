@@ -40,11 +40,6 @@ type Scenario struct {
 	// each at the line that causes it. They are not configuration: Marshal and Hash leave
 	// them out.
 	Warnings []*FieldError `yaml:"-"`
-
-	// Validation is the annotation `ddlsim validate` reads (validation.go): documentation of
-	// what the scenario is compared with; no part of the simulation, the effective
-	// configuration or its hash.
-	Validation *Validation `yaml:"validation,omitempty"`
 }
 
 // Until ends a run early. Event "ddl_done": the run stops After the last scheduled DDL

@@ -130,7 +130,6 @@ func validate(sc *Scenario) []verr {
 	}
 	out = append(out, crossChecks(sc)...)
 	out = append(out, limitChecks(sc)...)
-	out = append(out, checkValidation(sc)...)
 	return append(out, checkKinds(sc)...)
 }
 

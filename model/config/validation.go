@@ -2,16 +2,20 @@ package config
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 )
 
-// Validation is a scenario's annotation for `ddlsim validate` (docs/validation.md): the
-// published or measured values the scenario is set up to reproduce, where each comes from, and
-// whether a model constant was fitted on it. It describes the scenario; it does not change
-// what the scenario simulates: `ddlsim run` ignores it, and it is not part of the effective
-// configuration (config.yaml) or its hash.
+// Annotation is one validation file (docs/validation/*.yaml), read by `ddlsim validate`
+// (docs/validation.md): the scenario it is about, and the published or measured values that
+// scenario is set up to reproduce, where each comes from, and whether a model constant was
+// fitted on it. The values live here, beside docs/validation.md, and not in the scenario: a
+// scenario holds a setup and never a published outcome (the calibration rule), and nothing a
+// simulation reads can see them.
 //
+//	scenario: ../../scenarios/lab/baseline-a.yaml   # relative to this file
 //	validation:
 //	  table: lab-baseline                  # the table of docs/validation.md its rows go into
 //	  seeds: 3                             # runs per point: seed, seed+1, ... (default 1)
@@ -19,13 +23,53 @@ import (
 //	    - label: A, 256 MiB
 //	      set: [mysql.innodb_buffer_pool_size=256MiB]   # --set overrides of this point
 //	      policy: fullscan                 # optional: the point's policy (default the scenario's)
-//	      role: fit                        # fit | predict | check
+//	      role: fit                        # fit | predict | check | report
 //	      compare:
 //	        - {stat: hit_ratio_mean, measured: 0.95308, source: "lab/results/baseline/runs.csv d8x1M-256M"}
+type Annotation struct {
+	Scenario   string     `yaml:"scenario"`
+	Validation Validation `yaml:"validation"`
+}
+
+// Validation is an annotation's table, seeds and points.
 type Validation struct {
 	Table  string            `yaml:"table"`
 	Seeds  int               `yaml:"seeds"`
 	Points []ValidationPoint `yaml:"points"`
+}
+
+// LoadAnnotation reads and checks a validation file: strict decoding (unknown keys, wrong
+// types, every problem with its line and column) and the annotation's own rules. The
+// scenario path is returned resolved against the file's directory; whether the scenario and
+// each point's overrides load is the caller's to check (they are scenario loads).
+func LoadAnnotation(path string) (*Annotation, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &loader{seen: map[string]Pos{}, failed: map[string]bool{}}
+	a := new(Annotation)
+	if root, ok := l.parse(path, data); ok {
+		d := l.decoder(path)
+		d.decode(root, reflect.ValueOf(a).Elem(), "")
+		l.collect(d)
+	}
+	if len(l.errs) == 0 {
+		for _, e := range checkAnnotation(a) {
+			fe := &FieldError{File: path, Path: e.path, Msg: e.msg}
+			if pos, ok := l.seen[e.path]; ok {
+				fe.Line, fe.Col, fe.Value = pos.Line, pos.Col, pos.Value
+			}
+			l.errs = append(l.errs, fe)
+		}
+	}
+	if len(l.errs) > 0 {
+		return nil, l.errs.sorted()
+	}
+	if !filepath.IsAbs(a.Scenario) {
+		a.Scenario = filepath.Join(filepath.Dir(path), a.Scenario)
+	}
+	return a, nil
 }
 
 // ValidationPoint is one simulated setup (the scenario with Set applied, under Policy) and the
@@ -36,7 +80,8 @@ type ValidationPoint struct {
 	Policy string   `yaml:"policy"`
 	// Role is what the point's values are to the model: "fit" (a constant was fitted on them:
 	// say which in the value's fits), "predict" (never tuned toward: a prediction reported as it
-	// comes out) or "check" (a value the model is expected to meet, nothing fitted on it).
+	// comes out), "check" (a value the model is expected to meet, nothing fitted on it) or
+	// "report" (a simulated value shown for reference, with no measured value).
 	Role    string            `yaml:"role"`
 	Compare []ValidationValue `yaml:"compare"`
 }
@@ -50,8 +95,9 @@ type ValidationValue struct {
 	// every DDL statement of the run of a ddl.csv column (ddl.duration_s, ddl.mean_tps,
 	// ddl.baseline_tps) or of their ratio ddl.tps_ratio (mean_tps / baseline_tps).
 	Stat string `yaml:"stat"`
-	// Measured is the published or measured value, in the statistic's unit.
-	Measured float64 `yaml:"measured"`
+	// Measured is the published or measured value, in the statistic's unit; absent for a
+	// simulated value the table shows for reference (role report).
+	Measured *float64 `yaml:"measured"`
 	// Bound: "" (a value), "upper" (published as "< value") or "lower" ("> value").
 	Bound  string `yaml:"bound,omitempty"`
 	Source string `yaml:"source"`
@@ -80,7 +126,7 @@ type Provenance struct {
 
 // ValidationRoles and ProvenanceStatuses are the accepted words.
 var (
-	ValidationRoles    = []string{"fit", "predict", "check"}
+	ValidationRoles    = []string{"fit", "predict", "check", "report"}
 	ProvenanceStatuses = []string{"measured", "fitted", "assumed"}
 )
 
@@ -92,13 +138,13 @@ func (v ValidationValue) EffectiveRole(pt ValidationPoint) string {
 	return pt.Role
 }
 
-func checkValidation(sc *Scenario) []verr {
-	v := sc.Validation
-	if v == nil {
-		return nil
-	}
+func checkAnnotation(a *Annotation) []verr {
+	v := &a.Validation
 	var out []verr
 	add := func(path, msg string) { out = append(out, verr{path: "validation" + path, msg: msg}) }
+	if a.Scenario == "" {
+		out = append(out, verr{path: "scenario", msg: "missing: expected the scenario file this annotation is about"})
+	}
 	if v.Table == "" {
 		add(".table", "missing: expected the name of the docs/validation.md table the rows go into")
 	}
@@ -141,6 +187,9 @@ func checkValidation(sc *Scenario) []verr {
 			}
 			if c.EffectiveRole(pt) == "fit" && c.Fits == "" {
 				add(q+".fits", "missing: a fit value names the constants fitted on it")
+			}
+			if (c.Measured == nil) != (c.EffectiveRole(pt) == "report") {
+				add(q+".measured", "a value needs measured unless its role is report (a simulated value with nothing to compare)")
 			}
 			if c.Bound != "" && c.Bound != "upper" && c.Bound != "lower" {
 				add(q+".bound", `expected "upper" or "lower" (or nothing)`)
