@@ -30,6 +30,7 @@ var commands = []*command{
 	sweepCmd,
 	mergeCmd,
 	plotCmd,
+	validateCmd,
 	helpCmd,
 }
 

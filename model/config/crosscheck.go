@@ -161,7 +161,11 @@ func checkHardware(hw *Hardware) []verr {
 			out = append(out, checkDistribution(p+"."+k.name, k.dist)...)
 		}
 	}
-	return out
+	if hw.Client.CPUPerStatement > 0 && !hw.Client.Colocated {
+		out = append(out, verr{path: "hardware.client.cpu_per_statement",
+			msg: "is charged on the server's cores only for a co-located client: set hardware.client.colocated: true (a remote client's work is in client_rtt)"})
+	}
+	return append(out, checkProvenance(hw)...)
 }
 
 // IsSet reports whether a device was described at all (log and temp may be omitted).

@@ -19,6 +19,8 @@ func Marshal(sc *Scenario) ([]byte, error) {
 	if reflect.ValueOf(hw).IsZero() && sc.Hardware.Inline != nil {
 		hw = *sc.Hardware.Inline // built in code rather than loaded
 	}
+	// The provenance table describes the profile; it does not change what is simulated.
+	hw.Provenance = nil
 	c.Hardware = HardwareRef{Inline: &hw}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)

@@ -351,7 +351,7 @@ func TestValidation(t *testing.T) {
 		{"policy={name: fullscan, restart: sometimes}", "policy.restart", `expected on/off`, false},
 		{"workload[0].sysbench.tables=nope", "workload[0].sysbench.tables", `no data group named "nope"`, false},
 		{"workload[0].sysbench.mix=oltp_everything", "workload[0].sysbench.mix", "one of oltp_read_write", false},
-		{"workload[0].sysbench.rand=gaussian", "workload[0].sysbench.rand", "one of special", false},
+		{"workload[0].sysbench.rand=normal", "workload[0].sysbench.rand", "one of special", false},
 		{"workload[0].tpcc.threads=2", "workload[0].tpcc.threads", "is a sysbench workload", false},
 		{"workload[1]={sysbench: {}, tpcc: {}}", "workload[1]", "one workload per list entry", false},
 		{"schedule[0].at=361s", "schedule[0].at", "within the run", false},

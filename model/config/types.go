@@ -88,6 +88,20 @@ type Hardware struct {
 	// whose working set exceeds a sorting thread's share pay a DRAM miss per compare).
 	// 0 = the model's default (32 MiB).
 	LLC Size `yaml:"llc,omitempty"`
+	// Client describes where the benchmark client runs. Zero (the default): on another
+	// machine, its work is in client_rtt and costs these cores nothing.
+	Client Client `yaml:"client,omitempty"`
+	// Provenance says, per value, whether it was measured, fitted (on what) or assumed
+	// (validation.go); documentation only, not part of the effective configuration.
+	Provenance []Provenance `yaml:"provenance,omitempty"`
+}
+
+// Client is the benchmark client's placement: `client: {colocated: true, cpu_per_statement:
+// 15us}` runs sysbench/tpcc on the same cores as the server, each statement first costing
+// the client cpu_per_statement of CPU (Lua, protocol, its syscalls) on a modelled core.
+type Client struct {
+	Colocated       bool     `yaml:"colocated,omitempty"`
+	CPUPerStatement Duration `yaml:"cpu_per_statement,omitempty"`
 }
 
 // Storage holds the devices the model uses.
@@ -133,15 +147,17 @@ type QuantilePoint struct {
 
 // Costs are the model's CPU cost constants, in virtual time per unit of work.
 type Costs struct {
-	PageHit       Duration `yaml:"page_hit"`       // page-hash lookup + buffer-fix + latch of a resident page
-	PageMiss      Duration `yaml:"page_miss"`      // CPU of the miss path besides the I/O wait (frame setup, hash insert)
-	ListNode      Duration `yaml:"list_node"`      // visiting one LRU/flush-list node in a scan (a cache-missing pointer chase)
-	Row           Duration `yaml:"row"`            // evaluating one row in a statement (parse, copy, compare)
-	Statement     Duration `yaml:"statement"`      // fixed per-statement CPU (parse, optimize, network round trip on the server side)
-	Commit        Duration `yaml:"commit"`         // CPU of a commit besides the log write
-	MutexHandoff  Duration `yaml:"mutex_handoff"`  // futex wake-up of a sleeping waiter
-	MutexSpin     Duration `yaml:"mutex_spin"`     // spin before sleeping (innodb_spin_wait_delay x rounds)
-	ContextSwitch Duration `yaml:"context_switch"` // scheduler switch cost charged per time slice
+	PageHit      Duration `yaml:"page_hit"`      // page-hash lookup + buffer-fix + latch of a resident page
+	PageMiss     Duration `yaml:"page_miss"`     // CPU of the miss path besides the I/O wait (frame setup, hash insert)
+	ListNode     Duration `yaml:"list_node"`     // visiting one LRU/flush-list node in a scan (a cache-missing pointer chase)
+	Row          Duration `yaml:"row"`           // evaluating one row in a statement (parse, copy, compare)
+	Statement    Duration `yaml:"statement"`     // fixed per-statement CPU (parse, optimize, network round trip on the server side)
+	Commit       Duration `yaml:"commit"`        // CPU of a commit besides the log write
+	MutexHandoff Duration `yaml:"mutex_handoff"` // futex wake-up of a sleeping waiter
+	MutexSpin    Duration `yaml:"mutex_spin"`    // spin before sleeping (innodb_spin_wait_delay x rounds)
+	// ContextSwitch is the CPU of a thread's sleep and wake-up around a wait for an I/O
+	// (schedule out, the completion's wake-up, schedule in): charged once per such sleep.
+	ContextSwitch Duration `yaml:"context_switch"`
 	// AHIFold is folding one record for the adaptive hash index (rec_get_offsets + rec_fold),
 	// per record of a page whose entries are built or dropped.
 	AHIFold Duration `yaml:"ahi_fold"`
@@ -169,6 +185,13 @@ type Costs struct {
 	// record, then row_build_index_entry and rec_convert_dtuple_to_rec of the new clustered
 	// record (charged on top of Row and LoadRow).
 	RebuildRow Duration `yaml:"rebuild_row,omitempty"`
+	// PageReadCPU is the server CPU of one data-file page read besides waiting for it: the
+	// syscall, block layer and driver submission, the completion (the sleep and wake-up
+	// around the wait are context_switch). Charged to the thread that reads.
+	PageReadCPU Duration `yaml:"page_read_cpu,omitempty"`
+	// PageWriteCPU is the same for one data-file write operation (one page, or one
+	// doublewrite batch written sequentially), charged to the thread that submits it.
+	PageWriteCPU Duration `yaml:"page_write_cpu,omitempty"`
 }
 
 // MySQL is the configuration subset the model reads, with MySQL's names and defaults.

@@ -84,6 +84,7 @@ var rules = []rule{
 	{"hardware.memory", positive},
 	{"hardware.quantum", atLeast(0, "a duration >= 0")},
 	{"hardware.client_rtt", atLeast(0, "a duration >= 0")},
+	{"hardware.client.cpu_per_statement", atLeast(0, "a duration >= 0")},
 	{"hardware.storage.*.channels", atLeast(0, "an integer >= 0")},
 	{"hardware.storage.*.bandwidth", atLeast(0, "a size per second >= 0 (0 = unlimited)")},
 	{"hardware.storage.*.capacity", atLeast(0, "a size >= 0 (0 = unlimited)")},

@@ -233,6 +233,8 @@ func (w *writeBack) write(pages int64) {
 		return
 	}
 	b.res.PagesWrittenBack += pages
+	// Each page written back is one write submitted (page_write_cpu; 0 unless measured).
+	b.cpu(w.p, float64(pages)*float64(b.env.Costs.PageWriteCPU))
 	w.inflight++
 	b.env.Data.Submit(sim.Write, pages*b.env.PageSize, w.complete)
 	for w.inflight > maxInflight {
@@ -285,8 +287,9 @@ func (b *build) readLeaves(p *sim.Proc, from, n int64) {
 	if b.env.Pool != nil {
 		n = b.env.Pool.ReadLeaves(p, from, n)
 	}
-	// Each page read still takes a frame (buf_page_init_for_read, I/O completion).
-	b.cpu(p, float64(n)*float64(b.env.Costs.PageMiss))
+	// Each page read still takes a frame (buf_page_init_for_read, I/O completion) and, as an
+	// asynchronous read-ahead read, its submission and completion (page_read_cpu).
+	b.cpu(p, float64(n)*float64(b.env.Costs.PageMiss+b.env.Costs.PageReadCPU))
 	b.io(p, b.env.Data, b.env.DataOpLatency, sim.Read, n*b.env.PageSize, b.readAhead())
 }
 

@@ -4,6 +4,8 @@ package indexbuild
 
 import (
 	"fmt"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -12,15 +14,20 @@ import (
 // (.ci/run: go test -tags validation -run StudyTable ./model/indexbuild/); TestStudyTrends
 // keeps the study's checks in the unit suite.
 
+// TestStudyTable computes the option study's three tables and checks them against
+// docs/validation.md ("Index-build option study"), where each sits between
+// <!-- study table=NAME --> and <!-- /study --> (threads, buffer, myrocks). With
+// DDLSIM_UPDATE_DOC=1 it writes them there instead.
 func TestStudyTable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("full-size grid")
 	}
-	var out strings.Builder
-	w := func(format string, a ...any) { fmt.Fprintf(&out, format, a...) }
 	mode := map[bool]string{false: "all at once", true: "one at a time"}
+	tables := map[string]string{}
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 
-	w("\ninnodb_ddl_threads (innodb_ddl_buffer_size 2G), seconds:\n\n| rows | mode |")
+	w("| rows | mode |")
 	for _, th := range threadGrid {
 		w(" %d |", th)
 	}
@@ -34,8 +41,10 @@ func TestStudyTable(t *testing.T) {
 			w("\n")
 		}
 	}
+	tables["threads"] = b.String()
+	b.Reset()
 
-	w("\ninnodb_ddl_buffer_size (innodb_ddl_threads 4), seconds:\n\n| rows | mode |")
+	w("| rows | mode |")
 	for _, bs := range bufferGrid {
 		w(" %s |", strings.TrimSuffix(strings.ReplaceAll(fmtBytes(bs), ".0 ", ""), "iB"))
 	}
@@ -49,9 +58,11 @@ func TestStudyTable(t *testing.T) {
 			w("\n")
 		}
 	}
+	tables["buffer"] = b.String()
+	b.Reset()
 
 	combine := []int64{64 * mib, 128 * mib, 256 * mib, 512 * mib, gib}
-	w("\nMyRocks rocksdb_merge_combine_read_size (merge_buf_size 64M, all at once), seconds:\n\n| rows |")
+	w("| rows |")
 	for _, c := range combine {
 		w(" %s |", strings.TrimSuffix(strings.ReplaceAll(fmtBytes(c), ".0 ", ""), "iB"))
 	}
@@ -63,5 +74,36 @@ func TestStudyTable(t *testing.T) {
 		}
 		w("\n")
 	}
-	t.Log(out.String())
+	tables["myrocks"] = b.String()
+
+	const docPath = "../../docs/validation.md"
+	doc, err := os.ReadFile(docPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?s)<!-- study table=(\w+) -->\n(.*?)<!-- /study -->`)
+	seen := map[string]bool{}
+	out := re.ReplaceAllStringFunc(string(doc), func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		want, ok := tables[sub[1]]
+		if !ok {
+			t.Errorf("docs/validation.md: study table %q is not one this test makes", sub[1])
+			return m
+		}
+		seen[sub[1]] = true
+		if sub[2] != want && os.Getenv("DDLSIM_UPDATE_DOC") == "" {
+			t.Errorf("docs/validation.md study table %s differs from the model (DDLSIM_UPDATE_DOC=1 go test ./model/indexbuild -run StudyTable writes it):\n--- doc\n%s--- model\n%s", sub[1], sub[2], want)
+		}
+		return "<!-- study table=" + sub[1] + " -->\n" + want + "<!-- /study -->"
+	})
+	for name := range tables {
+		if !seen[name] {
+			t.Errorf("docs/validation.md has no <!-- study table=%s --> block", name)
+		}
+	}
+	if os.Getenv("DDLSIM_UPDATE_DOC") != "" && out != string(doc) {
+		if err := os.WriteFile(docPath, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

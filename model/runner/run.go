@@ -48,8 +48,12 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 	warm, end := m.Warm, m.End // end: the cap, with until ddl_done (m.End moves when the DDL is done)
 
 	res = &Result{Scenario: sc, Seed: sc.Seed, ConfigHash: config.Hash(sc)}
-	res.Series.Columns = Columns
 	rec := newRecorder(srv, &res.Series, opt, m.DDLRunning)
+	rec.client = sc.HardwareProfile.Client.Colocated
+	for _, w := range sc.Workload {
+		rec.other = rec.other || w.Kind == "other_cpu"
+	}
+	res.Series.Columns = rec.columns()
 	interval := sim.Time(sc.Report.Interval)
 	s.At(warm, func() {
 		for _, m := range srv.Mutexes() {
@@ -198,6 +202,22 @@ type recorder struct {
 	lastWait [3]sim.Time
 	t0       sim.Time
 	ddlBusy  func() bool
+	// client, other: the run has a co-located client / other processes, whose CPU the series
+	// shows apart from the server's (CPUColumns).
+	client, other bool
+}
+
+// CPUColumns are the series columns a run adds when its cores are shared with a co-located
+// client (hardware.client) or other processes (an other_cpu workload): each one's share of
+// the machine, and the server's (cpu_util less the others), as the lab reports them.
+var CPUColumns = []string{"server_cpu_util", "client_cpu_util", "other_cpu_util"}
+
+// columns is the run's series layout: Columns, then CPUColumns when the cores are shared.
+func (r *recorder) columns() []string {
+	if !r.client && !r.other {
+		return Columns
+	}
+	return append(append([]string(nil), Columns...), CPUColumns...)
 }
 
 func newRecorder(srv *server.Server, series *metrics.Series, opt Options, busy func() bool) *recorder {
@@ -278,6 +298,13 @@ func (r *recorder) sample() {
 		float64(st.MDLWaiting), rate(st.Errors, l.Errors),
 		float64(srv.Redo.LSN()-r.lastLSN) / (1 << 20) / dt,
 	}
+	if r.client || r.other {
+		capacity := float64(srv.Cores.N()) * float64(now-r.lastT)
+		cl := float64(st.ClientCPUNs-l.ClientCPUNs) / capacity
+		ot := float64(st.OtherCPUNs-l.OtherCPUNs) / capacity
+		all := float64(busy-r.lastBusy) / capacity
+		row = append(row, all-cl-ot, cl, ot)
+	}
 	r.series.Rows = append(r.series.Rows, row)
 	if r.opt.Interval != nil {
 		r.opt.Interval(r.series, row)
@@ -322,6 +349,11 @@ func summarize(srv *server.Server, s *metrics.Series, warm sim.Time) metrics.Sum
 	add("dirty_pages_mean", mean(column(s, "dirty_pages")))
 	add("pages_written_s_mean", mean(column(s, "pages_written_s")))
 	add("cpu_util_mean", mean(column(s, "cpu_util")))
+	for _, c := range CPUColumns {
+		if s.Col(c) >= 0 {
+			add(c+"_mean", mean(column(s, c)))
+		}
+	}
 	add("lru_mutex_wait_ms_s_mean", mean(column(s, "lru_mutex_wait_ms_s")))
 	add("flush_mutex_wait_ms_s_mean", mean(column(s, "flush_mutex_wait_ms_s")))
 	// Session temp-tablespace truncations begun in the measured time.

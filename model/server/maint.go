@@ -561,9 +561,11 @@ func (t *Thread) flushSinglePageAsync(in *Instance, f bufpool.FrameID) {
 			t.P.Park()
 		}
 		s.dblwrSingle++
+		t.Charge(s.Costs.PageWriteCPU)
 		t.IO(s.Data, sim.Write, s.PageSize)
 		t.IO(s.Data, sim.Sync, 0)
 	}
+	t.Charge(s.Costs.PageWriteCPU) // the data-file write's submission (completion is asynchronous)
 	t.Pay()
 	s.asyncWrites++
 	space := in.BP.Key(f).Space()
@@ -601,6 +603,7 @@ func (t *Thread) WaitPendingWrites() {
 	for t.S.asyncWrites > 0 {
 		t.S.asyncWaiters = append(t.S.asyncWaiters, t)
 		t.P.Park()
+		t.Woken()
 	}
 }
 
@@ -708,9 +711,13 @@ func (t *Thread) BatchWrite(in *Instance, pages []bufpool.FrameID) int {
 		t.Charge(sim.Time(live) * s.Costs.PageFlushCPU)
 		if live > 0 {
 			if s.Dblwr {
+				// One sequential write of the batch to the doublewrite area: one operation.
+				t.Charge(s.Costs.PageWriteCPU)
 				t.IO(s.Data, sim.Write, int64(live)*s.PageSize)
 				t.IO(s.Data, sim.Sync, 0)
 			}
+			// One asynchronous data-file write per page, submitted by this thread.
+			t.Charge(sim.Time(live) * s.Costs.PageWriteCPU)
 			pending := live
 			t.Pay()
 			for i := 0; i < live; i++ {
@@ -725,6 +732,7 @@ func (t *Thread) BatchWrite(in *Instance, pages []bufpool.FrameID) int {
 				})
 			}
 			t.P.Park()
+			t.Woken()
 		}
 		t.Lock(in.Flush)
 		for _, f := range batch {

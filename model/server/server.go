@@ -16,6 +16,9 @@ type Costs struct {
 	AHIFold, AHINode, BlockScan                         sim.Time
 	PageFree, PageFlushCPU, SortRow, MergeRow, LoadRow  sim.Time
 	Connect, TempTableRow                               sim.Time
+	// PageReadCPU, PageWriteCPU: server CPU per data-file page read / write operation
+	// submitted (syscall, block layer, completion); the sleep around a wait is ContextSwitch.
+	PageReadCPU, PageWriteCPU sim.Time
 }
 
 func costsFrom(c config.Costs) Costs {
@@ -27,7 +30,7 @@ func costsFrom(c config.Costs) Costs {
 		AHIFold: d(c.AHIFold), AHINode: d(c.AHINode), BlockScan: d(c.BlockScan),
 		PageFree: d(c.PageFree), PageFlushCPU: d(c.PageFlushCPU), SortRow: d(c.SortRow),
 		MergeRow: d(c.MergeRow), LoadRow: d(c.LoadRow), Connect: d(c.Connect),
-		TempTableRow: d(c.TempTableRow),
+		TempTableRow: d(c.TempTableRow), PageReadCPU: d(c.PageReadCPU), PageWriteCPU: d(c.PageWriteCPU),
 	}
 }
 
@@ -124,6 +127,11 @@ type Stats struct {
 	MDLWaits, MDLWaitNs, MDLTimeouts, MDLDeadlocks uint64
 	// MDLWaiting is a gauge: threads waiting for a metadata lock now.
 	MDLWaiting int64
+	// IOSleeps counts a thread's sleeps on I/O (each charged costs.context_switch).
+	IOSleeps uint64
+	// ClientCPUNs is the CPU a co-located benchmark client used on the server's cores
+	// (hardware.client); OtherCPUNs that of the other processes of an other_cpu workload.
+	ClientCPUNs, OtherCPUNs uint64
 	// Errors counts statements that failed (ER_NO_SUCH_TABLE, ER_LOCK_WAIT_TIMEOUT): sysbench's
 	// err/s.
 	Errors uint64

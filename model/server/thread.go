@@ -88,10 +88,21 @@ func (t *Thread) Sleep(d sim.Time) {
 	t.P.Sleep(d)
 }
 
-// IO pays outstanding CPU and waits for one operation on dev.
+// IO pays outstanding CPU and waits for one operation on dev. The thread sleeps while the
+// device works: once it is woken it owes the context switch (schedule out, the completion's
+// wake-up, schedule in: costs.context_switch), paid on its next computation.
 func (t *Thread) IO(dev *sim.Device, op sim.Op, bytes int64) {
 	t.Pay()
 	dev.Do(t.P, op, bytes)
+	t.Woken()
+}
+
+// Woken charges the context switch of one sleep on I/O (costs.context_switch). Every path
+// where a thread blocks until I/O completes calls it once per sleep: IO, and the parks that
+// wait for asynchronous writes (BatchWrite, WaitPendingWrites).
+func (t *Thread) Woken() {
+	t.Charge(t.S.Costs.ContextSwitch)
+	t.S.Stats.IOSleeps++
 }
 
 // Read accesses page pid for reading (buf_page_get_gen with RW_S_LATCH).
@@ -218,6 +229,9 @@ func (t *Thread) readInto(in *Instance, pid schema.PageID, doRead bool, f bufpoo
 	bp.Fix(f) // the caller unfixes
 	t.Unlock(in.LRU)
 	if doRead {
+		// pread of the page (buf_read_page → os_file_read, synchronous in the calling
+		// thread): submission and completion CPU, then the wait.
+		t.Charge(s.Costs.PageReadCPU)
 		t.IO(s.Data, sim.Read, s.PageSize)
 		bp.SetIOFix(f, bufpool.IONone)
 		s.Stats.Misses++
@@ -473,9 +487,11 @@ func (t *Thread) SyncWritePage() {
 	s := t.S
 	t.Charge(s.Costs.PageFlushCPU)
 	if s.Dblwr {
+		t.Charge(s.Costs.PageWriteCPU)
 		t.IO(s.Data, sim.Write, s.PageSize)
 		t.IO(s.Data, sim.Sync, 0)
 	}
+	t.Charge(s.Costs.PageWriteCPU)
 	t.IO(s.Data, sim.Write, s.PageSize)
 	t.IO(s.Data, sim.Sync, 0)
 	s.Stats.PagesWritten++

@@ -13,8 +13,9 @@ import (
 // Mixes lists the sysbench scripts modelled.
 var Mixes = []string{"oltp_read_write", "oltp_read_only", "oltp_write_only", "oltp_point_select", "oltp_update_index", "oltp_insert"}
 
-// RandTypes lists the --rand-type distributions modelled (rand.go).
-var RandTypes = []string{"special", "uniform", "zipfian", "pareto"}
+// RandTypes lists the --rand-type distributions modelled (rand.go): sysbench 1.0.20's four
+// and zipfian, which only later sysbench (1.1, master) has.
+var RandTypes = []string{"special", "uniform", "gaussian", "pareto", "zipfian"}
 
 // Sysbench is the `sysbench:` workload block: sysbench 1.0's oltp_* scripts.
 type Sysbench struct {
@@ -22,7 +23,7 @@ type Sysbench struct {
 	Threads int             `yaml:"threads"`
 	Tables  string          `yaml:"tables"` // name of a data group
 	Rate    float64         `yaml:"rate"`   // transactions/s over all threads; 0 = closed loop
-	Rand    string          `yaml:"rand"`   // special | uniform | zipfian | pareto
+	Rand    string          `yaml:"rand"`   // special | uniform | gaussian | pareto | zipfian
 	Start   config.Duration `yaml:"start"`
 	// IgnoreErrors is --mysql-ignore-errors: the MySQL error numbers that re-run the event
 	// instead of ending the worker thread, comma-separated, or "all". "" is sysbench's
@@ -82,10 +83,18 @@ type client struct {
 	err     int       // the SQL error that ended the last attempt
 }
 
-// statement is one client statement: the client's round trip (network and client work,
-// hardware.client_rtt; the connection's thread sleeps meanwhile) and then cpu of server work.
+// statement is one client statement: the client's own CPU when it runs on the server's
+// cores (hardware.client: sysbench's Lua, the protocol, its syscalls, computed on a modelled
+// core before the server sees the statement), the round trip (hardware.client_rtt; the
+// connection's thread sleeps meanwhile) and then cpu of server work.
 func (c *client) statement(cpu sim.Time) {
-	if rtt := sim.Time(c.t.S.Sc.HardwareProfile.ClientRTT); rtt > 0 {
+	hw := &c.t.S.Sc.HardwareProfile
+	if d := sim.Time(hw.Client.CPUPerStatement); hw.Client.Colocated && d > 0 {
+		c.t.Pay()
+		c.t.S.Cores.Compute(c.t.P, d)
+		c.t.S.Stats.ClientCPUNs += uint64(d)
+	}
+	if rtt := sim.Time(hw.ClientRTT); rtt > 0 {
 		c.t.Sleep(rtt)
 	}
 	c.t.Charge(cpu)
@@ -248,16 +257,21 @@ func (sb *sysbench) txn(c *client) {
 		c.endTxn()
 		return
 	}
+	// oltp_read_write.lua's event() in sysbench 1.0.20 (/usr/share/sysbench/, Debian's
+	// 1.0.20): each execute_* function of oltp_common.lua picks its table once,
+	// sysbench.rand.uniform(1, tables), and every query of it goes to that table.
 	c.statement(co.Statement) // BEGIN
 	s.Stats.Others++
 	if sb.cfg.Mix != "oltp_write_only" {
+		tab, ti := sb.table(c) // execute_point_selects: 10 on one table
 		for i := 0; i < 10; i++ {
-			tab, ti := sb.table(c)
 			sb.pointSelect(c, tab, sb.id(c, ti))
 		}
 		for i := 0; i < 4; i++ {
+			// execute_simple_ranges, _sum_, _order_, _distinct_: one query each, each its own
+			// table. simple, SUM(k), ORDER BY c (filesort), DISTINCT c ORDER BY c (temp table
+			// + sort)
 			tab, ti := sb.table(c)
-			// simple, SUM(k), ORDER BY c (filesort), DISTINCT c ORDER BY c (temp table + sort)
 			extra := sim.Time(0)
 			if i >= 2 {
 				extra = 100 * 7 * co.SortRow
@@ -273,6 +287,8 @@ func (sb *sysbench) txn(c *client) {
 		tab, ti = sb.table(c)
 		sb.nonIndexUpdate(c, tab, sb.id(c, ti))
 		tab, ti = sb.table(c)
+		// execute_delete_inserts: DELETE id, then INSERT (id, k, c, pad) with a fresh k =
+		// get_id() (sysbench.rand.default again).
 		id := sb.id(c, ti)
 		sb.delete(c, tab, id)
 		sb.insertAt(c, tab, id)
@@ -299,7 +315,9 @@ func (sb *sysbench) rangeSelect(c *client, tab *schema.Table, id, n int64, extra
 	c.statement(co.Statement + sim.Time(n)*co.Row + extra)
 	c.use(tab, false)
 	ix := tab.Primary
-	first, last := ix.LeafOf(id), ix.LeafOf(id+n-1)
+	// BETWEEN id AND id+99: the rows that exist (a range near the end of the table is cut
+	// short).
+	first, last := ix.LeafOf(id), ix.LeafOf(min(id+n, tab.Rows)-1)
 	c.path = ix.Path(c.path[:0], first)
 	c.t.Search(ix, c.path, false)
 	for l := first + 1; l <= last; l++ {
@@ -348,10 +366,23 @@ func (sb *sysbench) delete(c *client, tab *schema.Table, id int64) {
 	c.writeUndo()
 }
 
-// insertAt re-inserts a row id that exists in the key space (sysbench deletes then inserts
-// the same id).
+// insertAt re-inserts row id (sysbench deletes then inserts the same id) with a fresh
+// k = get_id(), a draw of the same distribution the prepare step filled k with (sb_rand is
+// sysbench.rand.default): the row's clustered leaf is the delete's; its k entry goes to the
+// rank of the new k among the table's k values, and since those follow the same
+// distribution, that rank is uniform over the index and independent of id: a leaf drawn at
+// random, not the deleted entry's. (Later accesses of the row's k entry use secLeaf, the same
+// uniform placement; the model keeps no per-row k.)
 func (sb *sysbench) insertAt(c *client, tab *schema.Table, id int64) {
-	sb.delete(c, tab, id) // same pages, same work as the delete
+	co := &sb.srv.Costs
+	c.statement(co.Statement + co.Row)
+	c.use(tab, true)
+	c.writePK(tab, id)
+	for _, sec := range tab.Secondary {
+		c.path = sec.Path(c.path[:0], sec.LeafOf(c.r.Int64N(sec.Rows)))
+		c.t.Search(sec, c.path, true)
+	}
+	c.writeUndo()
 }
 
 // insert appends a new row at the end of the table (AUTO_INCREMENT id): the last leaf, and a

@@ -87,6 +87,7 @@ func (p *ibtPool) get(t *server.Thread) *server.Space {
 	if len(p.free) == 0 {
 		for range ibtPoolExpand {
 			sp := p.newSpace()
+			t.Charge(s.Costs.PageWriteCPU)
 			t.IO(s.Temp, sim.Write, ibtInitialSize*s.PageSize) // fil_ibt_create: write the initial pages
 			t.IO(s.Temp, sim.Sync, 0)
 			ddl.TempCreate(t, sp)

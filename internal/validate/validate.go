@@ -1,0 +1,562 @@
+// Package validate implements `ddlsim validate`: for every validation file
+// (docs/validation/*.yaml, model/config/validation.go) it runs the scenario the file names at
+// each of its points, compares each simulated statistic with the published or measured value
+// the file gives, writes the machine-readable results (docs/validation/results.json) and
+// renders the tables of docs/validation.md between their markers. The prose around the
+// markers is hand-written; the tables are this package's output, and a test fails when the two
+// differ.
+package validate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/ddlsim/ddlsim/internal/sweep"
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/metrics"
+	"github.com/ddlsim/ddlsim/model/runner"
+	"gopkg.in/yaml.v3"
+)
+
+// Schema is the version of the results file's layout.
+const Schema = 1
+
+// Results is the committed outcome of a validation run.
+type Results struct {
+	Schema    int       `json:"schema"`
+	Rows      []Row     `json:"rows"`
+	Constants []Profile `json:"constants"`
+}
+
+// Row is one compared value: the annotation's fields, copied, and what the simulation gave.
+type Row struct {
+	Table      string   `json:"table"`
+	Annotation string   `json:"annotation"` // the validation file, relative to the repository root
+	File       string   `json:"file"`       // the scenario
+	Point      string   `json:"point"`
+	Set        []string `json:"set,omitempty"`
+	Policy     string   `json:"policy,omitempty"`
+	Role       string   `json:"role"`
+	Stat       string   `json:"stat"`
+	Measured   *float64 `json:"measured"` // null: a reported value (role report)
+	Bound      string   `json:"bound,omitempty"`
+	Source     string   `json:"source"`
+	Fits       string   `json:"fits,omitempty"`
+	Note       string   `json:"note,omitempty"`
+	Seeds      []uint64 `json:"seeds"`
+	// Sim is the statistic per seed (null: the run had no value, e.g. an unfinished DDL).
+	Sim []Float `json:"sim"`
+	// Mean and Half are the mean over the seeds and the half-width of its 95 % confidence
+	// interval (null with one seed); Ratio is Mean / Measured.
+	Mean  Float `json:"mean"`
+	Half  Float `json:"half"`
+	Ratio Float `json:"ratio"`
+}
+
+// Profile is a hardware profile's provenance table: each declared constant with its value.
+type Profile struct {
+	Name    string     `json:"profile"`
+	File    string     `json:"file"`
+	Entries []Constant `json:"entries"`
+}
+
+// Constant is one provenance entry with the profile's value of it.
+type Constant struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Status string `json:"status"`
+	On     string `json:"on,omitempty"`
+	Source string `json:"source,omitempty"`
+}
+
+// Float is a float64 that is null in JSON when NaN.
+type Float float64
+
+func (f Float) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(f))
+}
+
+func (f *Float) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*f = Float(math.NaN())
+		return nil
+	}
+	var v float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = Float(v)
+	return nil
+}
+
+// Find lists the validation files in dir (sorted): the .yaml files with a top-level
+// validation key.
+func Find(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".yaml") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		var top map[string]yaml.Node
+		if yaml.Unmarshal(data, &top) == nil {
+			if _, ok := top["validation"]; ok {
+				out = append(out, path)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Options control Run; none changes the results.
+type Options struct {
+	Jobs     int       // simulations at once (<= 0: all cores)
+	Progress io.Writer // one line per finished run (nil: quiet)
+	// Root is the repository root file paths are recorded relative to ("" = as given).
+	Root string
+}
+
+// job is one simulation: a point of a file with one seed.
+type job struct {
+	file, point int
+	seed        uint64
+	sets        []string
+}
+
+// scenarioFile is a validation file and the scenario it names, loaded.
+type scenarioFile struct {
+	annot string // the validation file
+	path  string // the scenario
+	data  []byte
+	sc    *config.Scenario
+	v     *config.Validation
+}
+
+// Load reads validation files and their scenarios; a file that does not load, or whose
+// scenario or any point's overrides do not, is an error (every problem of every file).
+func Load(files []string) ([]*scenarioFile, error) {
+	var out []*scenarioFile
+	var errs []string
+	for _, f := range files {
+		a, err := config.LoadAnnotation(f)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		data, err := os.ReadFile(a.Scenario)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: scenario: %v", f, err))
+			continue
+		}
+		sc, err := config.LoadBytesWith(a.Scenario, data, filepath.Dir(a.Scenario), nil, nil)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		sf := &scenarioFile{annot: f, path: a.Scenario, data: data, sc: sc, v: &a.Validation}
+		for _, pt := range sf.v.Points {
+			if _, err := config.LoadBytesWith(sf.path, data, filepath.Dir(sf.path), pointSets(pt), nil); err != nil {
+				errs = append(errs, fmt.Sprintf("%s: point %q: %v", f, pt.Label, err))
+			}
+		}
+		out = append(out, sf)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+	return out, nil
+}
+
+func pointSets(pt config.ValidationPoint) []string {
+	sets := append([]string(nil), pt.Set...)
+	if pt.Policy != "" {
+		sets = append(sets, "policy="+pt.Policy)
+	}
+	return sets
+}
+
+func seedsOf(sf *scenarioFile) []uint64 {
+	n := max(sf.v.Seeds, 1)
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = sf.sc.Seed + uint64(i)
+	}
+	return out
+}
+
+// Run simulates every point of every file with its seeds on opt.Jobs workers and compares.
+// The results depend on nothing but the files: runs are independent and collected in order.
+func Run(files []string, opt Options) (*Results, error) {
+	sfs, err := Load(files)
+	if err != nil {
+		return nil, err
+	}
+	var jobs []job
+	for i, sf := range sfs {
+		for j, pt := range sf.v.Points {
+			for _, s := range seedsOf(sf) {
+				jobs = append(jobs, job{file: i, point: j, seed: s, sets: pointSets(pt)})
+			}
+		}
+	}
+	stats := make([]map[string]float64, len(jobs))
+	errs := make([]error, len(jobs))
+	workers := opt.Jobs
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	var mu sync.Mutex
+	done := 0
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				jb := jobs[k]
+				sf := sfs[jb.file]
+				seed := jb.seed
+				sc, err := config.LoadBytesWith(sf.path, sf.data, filepath.Dir(sf.path), jb.sets, &seed)
+				if err == nil {
+					var res *runner.Result
+					if res, err = runner.Run(sc, runner.Options{}); err == nil {
+						stats[k] = Stats(res, sc.HardwareProfile.Cores)
+					}
+				}
+				errs[k] = err
+				mu.Lock()
+				done++
+				if opt.Progress != nil {
+					fmt.Fprintf(opt.Progress, "validate: %d/%d %s [%s] seed %d\n", done, len(jobs), sf.path,
+						sf.v.Points[jb.point].Label, seed)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for k := range jobs {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for k, err := range errs {
+		if err != nil {
+			jb := jobs[k]
+			return nil, fmt.Errorf("%s point %q seed %d: %w", sfs[jb.file].path, sfs[jb.file].v.Points[jb.point].Label, jb.seed, err)
+		}
+	}
+	res := &Results{Schema: Schema}
+	k := 0
+	for _, sf := range sfs {
+		seeds := seedsOf(sf)
+		for _, pt := range sf.v.Points {
+			runs := stats[k : k+len(seeds)]
+			k += len(seeds)
+			for _, c := range pt.Compare {
+				row := newRow(sf, pt, c, opt.Root)
+				row.Seeds = seeds
+				for i, st := range runs {
+					v, ok := st[c.Stat]
+					if !ok {
+						return nil, fmt.Errorf("%s point %q seed %d: no statistic %q (the run has %s)", sf.path, pt.Label,
+							seeds[i], c.Stat, strings.Join(statNames(st), ", "))
+					}
+					row.Sim = append(row.Sim, Float(v))
+				}
+				row.summarize()
+				res.Rows = append(res.Rows, row)
+			}
+		}
+	}
+	res.Constants, err = constants(sfs, opt.Root)
+	return res, err
+}
+
+func newRow(sf *scenarioFile, pt config.ValidationPoint, c config.ValidationValue, root string) Row {
+	return Row{Table: sf.v.Table, Annotation: rel(root, sf.annot), File: rel(root, sf.path), Point: pt.Label, Set: pt.Set, Policy: pt.Policy,
+		Role: c.EffectiveRole(pt), Stat: c.Stat, Measured: c.Measured, Bound: c.Bound, Source: c.Source,
+		Fits: c.Fits, Note: c.Note}
+}
+
+// summarize fills Mean, Half and Ratio from Sim.
+func (r *Row) summarize() {
+	xs := make([]float64, len(r.Sim))
+	for i, v := range r.Sim {
+		xs[i] = float64(v)
+	}
+	st := sweep.MeanCI(xs)
+	r.Mean, r.Half = Float(st.Mean), Float(st.Half)
+	r.Ratio = Float(math.NaN())
+	if r.Measured != nil && *r.Measured != 0 {
+		r.Ratio = Float(st.Mean / *r.Measured)
+	}
+}
+
+func rel(root, path string) string {
+	if root == "" {
+		return filepath.ToSlash(path)
+	}
+	if r, err := filepath.Rel(root, path); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(path)
+}
+
+func statNames(m map[string]float64) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Stats are the statistics a compare entry may name for one run:
+//   - the key metrics of `ddlsim compare`: summary metrics, ddlN_<op>_duration_s and its
+//     phases ddlN_<op>_<phase>_s;
+//   - the means over the run's DDL statements ddl.duration_s (a failed or unfinished
+//     statement has none), ddl.mean_tps, ddl.baseline_tps, ddl.min_tps and ddl.tps_ratio
+//     (mean_tps / baseline_tps, per statement), and ddl.total_duration_s, the sum of their
+//     durations;
+//   - from the series: mean.<column> (its mean over the measured intervals),
+//     per_txn.<column> (that mean / the mean TPS: per_txn.pages_read_s is page reads per
+//     transaction) and, for the CPU columns, cpu_us_per_txn.<column> (core-microseconds per
+//     transaction: mean utilisation × cores × 10^6 / mean TPS).
+func Stats(res *runner.Result, cores int) map[string]float64 {
+	out := map[string]float64{}
+	for _, m := range sweep.KeyMetrics(&sweep.Row{Metrics: res.Summary, DDL: res.DDL}) {
+		out[m.Name] = m.Value
+	}
+	s := &res.Series
+	colMean := func(c int) float64 {
+		if len(s.Rows) == 0 {
+			return math.NaN()
+		}
+		t := 0.0
+		for _, r := range s.Rows {
+			t += r[c]
+		}
+		return t / float64(len(s.Rows))
+	}
+	if ti := s.Col("tps"); ti >= 0 {
+		tps := colMean(ti)
+		for c, name := range s.Columns {
+			if name == "time_s" {
+				continue
+			}
+			m := colMean(c)
+			out["mean."+name] = m
+			out["per_txn."+name] = m / tps
+			if strings.HasSuffix(name, "cpu_util") {
+				out["cpu_us_per_txn."+name] = m * float64(cores) * 1e6 / tps
+			}
+		}
+	}
+	ddl := res.DDL
+	if len(ddl) == 0 {
+		return out
+	}
+	mean := func(f func(d metrics.DDLResult) float64) float64 {
+		s, n := 0.0, 0
+		for _, d := range ddl {
+			if v := f(d); !math.IsNaN(v) {
+				s += v
+				n++
+			}
+		}
+		if n == 0 {
+			return math.NaN()
+		}
+		return s / float64(n)
+	}
+	out["ddl.duration_s"] = mean(func(d metrics.DDLResult) float64 {
+		if d.Failed || d.Unfinished {
+			return math.NaN()
+		}
+		return d.DurationS
+	})
+	total := 0.0
+	for _, d := range ddl {
+		total += d.DurationS
+	}
+	out["ddl.total_duration_s"] = total // every statement's time, a lower bound if one is unfinished
+	out["ddl.mean_tps"] = mean(func(d metrics.DDLResult) float64 { return d.MeanTPS })
+	out["ddl.baseline_tps"] = mean(func(d metrics.DDLResult) float64 { return d.BaselineTPS })
+	out["ddl.min_tps"] = mean(func(d metrics.DDLResult) float64 { return d.MinTPS })
+	out["ddl.tps_ratio"] = mean(func(d metrics.DDLResult) float64 {
+		if d.BaselineTPS <= 0 {
+			return math.NaN()
+		}
+		return d.MeanTPS / d.BaselineTPS
+	})
+	return out
+}
+
+// ProfileConstants is the provenance tables of the profiles the annotated files use.
+func ProfileConstants(files []string, root string) ([]Profile, error) {
+	sfs, err := Load(files)
+	if err != nil {
+		return nil, err
+	}
+	return constants(sfs, root)
+}
+
+// constants gathers the provenance tables of the profiles the files use, in order of first
+// use, with each entry's value read from the profile.
+func constants(sfs []*scenarioFile, root string) ([]Profile, error) {
+	var out []Profile
+	seen := map[string]bool{}
+	for _, sf := range sfs {
+		hw := &sf.sc.HardwareProfile
+		if seen[hw.Name] || len(hw.Provenance) == 0 {
+			continue
+		}
+		seen[hw.Name] = true
+		file := ""
+		if sf.sc.Hardware.Path != "" {
+			file = rel(root, filepath.Join(filepath.Dir(sf.path), sf.sc.Hardware.Path))
+		}
+		p := Profile{Name: hw.Name, File: file}
+		for _, e := range hw.Provenance {
+			v, err := fieldValue(hw, e.Name)
+			if err != nil {
+				return nil, fmt.Errorf("profile %s: %v", hw.Name, err)
+			}
+			p.Entries = append(p.Entries, Constant{Name: e.Name, Value: v, Status: e.Status, On: e.On, Source: e.Source})
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// fieldValue is the canonical YAML text of a hardware field given by its dotted path.
+func fieldValue(hw *config.Hardware, path string) (string, error) {
+	v := reflect.ValueOf(hw).Elem()
+	for _, seg := range strings.Split(path, ".") {
+		if v.Kind() != reflect.Struct {
+			return "", fmt.Errorf("%s: not a field", path)
+		}
+		found := false
+		for i := 0; i < v.NumField(); i++ {
+			tag, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
+			if tag == seg {
+				v, found = v.Field(i), true
+				break
+			}
+		}
+		if !found {
+			return "", fmt.Errorf("%s: not a field", path)
+		}
+	}
+	b, err := yaml.Marshal(v.Interface())
+	if err != nil {
+		return "", err
+	}
+	s := strings.TrimSpace(string(b))
+	if strings.Contains(s, "\n") { // a mapping (a distribution, a client block): one line
+		var m any
+		if yaml.Unmarshal(b, &m) == nil {
+			s = strings.ReplaceAll(fmt.Sprint(m), "map", "")
+		}
+	}
+	return s, nil
+}
+
+// Marshal is the results file's text: indented JSON with a final newline.
+func (r *Results) Marshal() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// ReadResults reads a results file.
+func ReadResults(path string) (*Results, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Results
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if r.Schema != Schema {
+		return nil, fmt.Errorf("%s: schema %d, this ddlsim reads %d", path, r.Schema, Schema)
+	}
+	return &r, nil
+}
+
+// Stale lists the differences between the annotations of files and the copies of them in r:
+// a value, source, role or point edited (or added, or removed) since r was made. Empty means
+// r is the results of exactly these annotations (its simulated values may still be old; the
+// validation-tagged test re-runs them).
+func Stale(r *Results, files []string, root string) ([]string, error) {
+	sfs, err := Load(files)
+	if err != nil {
+		return nil, err
+	}
+	var want []Row
+	for _, sf := range sfs {
+		for _, pt := range sf.v.Points {
+			for _, c := range pt.Compare {
+				row := newRow(sf, pt, c, root)
+				row.Seeds = seedsOf(sf)
+				want = append(want, row)
+			}
+		}
+	}
+	key := func(x Row) string {
+		x.Sim, x.Mean, x.Half, x.Ratio = nil, 0, 0, 0
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	var diff []string
+	for i := 0; i < max(len(want), len(r.Rows)); i++ {
+		switch {
+		case i >= len(r.Rows):
+			diff = append(diff, fmt.Sprintf("not in the results: %s [%s] %s", want[i].File, want[i].Point, want[i].Stat))
+		case i >= len(want):
+			diff = append(diff, fmt.Sprintf("no longer annotated: %s [%s] %s", r.Rows[i].File, r.Rows[i].Point, r.Rows[i].Stat))
+		case key(want[i]) != key(r.Rows[i]):
+			diff = append(diff, fmt.Sprintf("annotation changed: %s [%s] %s\n  results: %s\n  file:    %s",
+				want[i].File, want[i].Point, want[i].Stat, key(r.Rows[i]), key(want[i])))
+		}
+	}
+	cs, err := constants(sfs, root)
+	if err != nil {
+		return nil, err
+	}
+	a, _ := json.Marshal(cs)
+	b, _ := json.Marshal(r.Constants)
+	if string(a) != string(b) {
+		diff = append(diff, "the profiles' provenance tables changed")
+	}
+	return diff, nil
+}
