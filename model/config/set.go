@@ -208,6 +208,10 @@ func setPath(d *decoder, sc *Scenario, path, value string) {
 		d.record(cur, value)
 		return
 	}
+	if strings.TrimSpace(value) == "" {
+		reset(d, v, cur)
+		return
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(value), &doc); err != nil {
 		d.fail(nil, cur, value, "not a YAML value: "+strings.TrimPrefix(err.Error(), "yaml: "))
@@ -218,11 +222,21 @@ func setPath(d *decoder, sc *Scenario, path, value string) {
 		n = doc.Content[0]
 	}
 	if isNull(n) {
-		// "x=" asks for the zero value (and so, for most fields, the default).
-		v.Set(reflect.Zero(v.Type()))
+		reset(d, v, cur)
 		return
 	}
 	d.decode(n, v, cur)
+}
+
+// reset is "path=" (or "path=null"): the field is set to its zero value and counts as not
+// written, so the default applies where there is one (--set mysql.innodb_buffer_pool_size=
+// is MySQL's 128MiB again, whatever the file said).
+func reset(d *decoder, v reflect.Value, path string) {
+	v.Set(reflect.Zero(v.Type()))
+	if d.seen != nil {
+		delete(d.seen, path)
+		d.forget(path)
+	}
 }
 
 // record notes that path was given (defaults leave it alone).
