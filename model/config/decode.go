@@ -163,6 +163,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	case workloadType:
 		d.workload(n, v.Addr().Interface().(*Workload), path)
 		return
+	case mysqlType:
+		d.mysqlBlock(n, v, path)
+		return
 	case hardwareType, deviceType:
 		if n.Kind == yaml.ScalarNode && v.Type() == deviceType {
 			d.based(n, n, v, path) // a device preset by name, or a device file
@@ -253,6 +256,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 		v.SetBool(b)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		i, err := strconv.ParseInt(scalarText(n), 10, v.Type().Bits())
+		if err != nil && mysqlField(path) != "" {
+			i, err = mycnfInt(scalarText(n), v.Type().Bits()) // innodb_io_capacity: 2K, as my_getopt reads it
+		}
 		if n.Kind != yaml.ScalarNode || err != nil {
 			d.fail(n, path, scalarText(n), "expected an integer")
 			return
@@ -284,6 +290,9 @@ func (d *decoder) unit(n *yaml.Node, v reflect.Value, path string) {
 		err error
 	)
 	text := scalarText(n)
+	if v.Type() == durationType {
+		text = nativeDuration(path, text) // mysql: innodb_old_blocks_time: 1000 is milliseconds
+	}
 	if n.Kind != yaml.ScalarNode {
 		err = fmt.Errorf("found a %s", kindName(n))
 	} else {

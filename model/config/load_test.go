@@ -281,7 +281,7 @@ func TestSet(t *testing.T) {
 	}
 
 	for _, tc := range []struct{ path, value, want string }{
-		{"mysql.innodb_bufer_pool_size", "1G", "valid keys: version, innodb_buffer_pool_size"},
+		{"mysql.innodb_bufer_pool_size", "1G", "did you mean innodb_buffer_pool_size?"},
 		{"workload[5].sysbench.threads", "1", "out of range"},
 		{"workload.threads", "1", "workload is a list: use workload[N].threads"},
 		{"mysql.innodb_buffer_pool_size", "12 parsecs", `bad value "12 parsecs"`},

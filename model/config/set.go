@@ -169,6 +169,26 @@ func setPath(d *decoder, sc *Scenario, path, value string) {
 				v = reflect.ValueOf(&q.Value).Elem()
 			}
 			cur = fmt.Sprintf("%s[%d]", cur, s.index)
+		case v.Type() == mysqlType && s.key != "":
+			// MySQL's spellings, as in the file (mysqlvars.go).
+			name := MySQLName(s.key)
+			if f, ok := field(v, name); ok {
+				v, cur = f, joinPath(cur, name)
+				break
+			}
+			if rest, ok := strings.CutPrefix(name, "loose_"); ok || IsServerVariable(name) {
+				if ok {
+					name = rest
+				}
+				if i == len(segs)-1 {
+					m := v.Addr().Interface().(*MySQL)
+					m.Ignored = append(m.Ignored, name)
+					d.record(joinPath(cur, name), value)
+					return
+				}
+			}
+			d.fail(nil, path, "", unknownMySQLMsg(name))
+			return
 		case s.key != "":
 			if v.Kind() == reflect.Slice {
 				d.fail(nil, path, "", fmt.Sprintf("%s is a list: use %s[N].%s", cur, cur, s.key))

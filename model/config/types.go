@@ -194,7 +194,9 @@ type Costs struct {
 	PageWriteCPU Duration `yaml:"page_write_cpu,omitempty"`
 }
 
-// MySQL is the configuration subset the model reads, with MySQL's names and defaults.
+// MySQL is the configuration subset the model reads, with MySQL's names and defaults. The
+// mysql: block takes MySQL's own spellings (hyphens, bare integers in a variable's native
+// unit: the `native` tag; mysqlvars.go).
 type MySQL struct {
 	// Version is the server: 5.5.N, 5.6.N, 5.7.N, 8.0.N, 8.4.N, percona-5.x.N or
 	// mariadb-10.11.N (model/version). It selects the mutex layout, the DDL routines, the
@@ -204,7 +206,7 @@ type MySQL struct {
 	BufferPoolInstances int      `yaml:"innodb_buffer_pool_instances"`
 	PageSize            Size     `yaml:"innodb_page_size"`
 	OldBlocksPct        int      `yaml:"innodb_old_blocks_pct"`
-	OldBlocksTime       Duration `yaml:"innodb_old_blocks_time"`
+	OldBlocksTime       Duration `yaml:"innodb_old_blocks_time" native:"ms"`
 	PageCleaners        int      `yaml:"innodb_page_cleaners"`
 	IOCapacity          int      `yaml:"innodb_io_capacity"`
 	IOCapacityMax       int      `yaml:"innodb_io_capacity_max"`
@@ -215,7 +217,7 @@ type MySQL struct {
 	AdaptiveHashIndexParts int `yaml:"innodb_adaptive_hash_index_parts"`
 	// LockWaitTimeout is lock_wait_timeout: how long a statement waits for a metadata lock
 	// before ER_LOCK_WAIT_TIMEOUT.
-	LockWaitTimeout     Duration `yaml:"lock_wait_timeout"`
+	LockWaitTimeout     Duration `yaml:"lock_wait_timeout" native:"s"`
 	Doublewrite         *bool    `yaml:"innodb_doublewrite"`
 	LogFileSize         Size     `yaml:"innodb_log_file_size"`
 	LogFilesInGroup     int      `yaml:"innodb_log_files_in_group"`
@@ -235,6 +237,11 @@ type MySQL struct {
 	// create_index uses engine myrocks.
 	RocksDBMergeBufSize         Size `yaml:"rocksdb_merge_buf_size,omitempty"`
 	RocksDBMergeCombineReadSize Size `yaml:"rocksdb_merge_combine_read_size,omitempty"`
+	// Ignored lists the real server variables the mysql: block set that the model does not
+	// read (innodb_flush_method, max_connections), canonically spelled, in file order: the
+	// loader warns about them once; they change nothing and are not part of the
+	// configuration (Marshal and Hash leave them out).
+	Ignored []string `yaml:"-"`
 }
 
 // PolicySpec selects the buffer-pool maintenance policy (a registered policy kind) and its
