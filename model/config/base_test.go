@@ -160,14 +160,14 @@ func TestUnwrittenCosts(t *testing.T) {
 	_, err := loadText(t, dir, scen(strings.ReplaceAll(inline, "%s", "page_hit: 1us")))
 	var errs Errors
 	if !errors.As(err, &errs) || len(errs) != 1 || errs[0].Path != "hardware.costs" || !strings.Contains(errs[0].Msg, "page_miss, list_node") ||
-		strings.Contains(errs[0].Msg, "page_hit") || strings.Contains(errs[0].Msg, "rebuild_row") {
+		strings.Contains(errs[0].Msg, "page_hit") || strings.Contains(errs[0].Msg, "sort_row_miss") || !strings.Contains(errs[0].Msg, "page_read_cpu") {
 		t.Fatalf("missing costs: %v", err)
 	}
 	var all []string
 	v := reflect.ValueOf(Costs{})
 	for i := 0; i < v.NumField(); i++ {
-		name, opts, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
-		if !strings.Contains(opts, "omitempty") {
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
+		if v.Type().Field(i).Tag.Get("zero") != "default" {
 			all = append(all, name+": 0")
 		}
 	}

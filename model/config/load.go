@@ -296,7 +296,7 @@ func (l *loader) validation(sc *Scenario) {
 // unwrittenCosts finds the cost constants a profile leaves out. A profile gets no
 // defaults: a cost the model charges that nobody wrote would be 0 and make that work free
 // (a profile without CPU costs ran 35k tps on 4 threads at 0% CPU). A cost is required
-// unless its field says 0 means the model's default (omitempty in Costs); an explicit
+// unless its field says 0 means the model's default (zero:"default" in Costs); an explicit
 // `NAME: 0` is accepted, as a choice.
 func (l *loader) unwrittenCosts(sc *Scenario) []verr {
 	if l.failed["hardware"] || (sc.Hardware.IsZero() && reflect.ValueOf(sc.HardwareProfile).IsZero()) {
@@ -306,8 +306,8 @@ func (l *loader) unwrittenCosts(sc *Scenario) []verr {
 	v := reflect.ValueOf(sc.HardwareProfile.Costs)
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Type().Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if strings.Contains(opts, "omitempty") || !v.Field(i).IsZero() || l.given("hardware.costs."+name) {
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if f.Tag.Get("zero") == "default" || !v.Field(i).IsZero() || l.given("hardware.costs."+name) {
 			continue
 		}
 		missing = append(missing, name)

@@ -145,7 +145,9 @@ type QuantilePoint struct {
 	Value Duration
 }
 
-// Costs are the model's CPU cost constants, in virtual time per unit of work.
+// Costs are the model's CPU cost constants, in virtual time per unit of work. A profile
+// must write every one (0 makes that work free) except those tagged zero:"default", whose
+// 0 means the model's default (load.go, unwrittenCosts).
 type Costs struct {
 	PageHit      Duration `yaml:"page_hit"`      // page-hash lookup + buffer-fix + latch of a resident page
 	PageMiss     Duration `yaml:"page_miss"`     // CPU of the miss path besides the I/O wait (frame setup, hash insert)
@@ -173,25 +175,25 @@ type Costs struct {
 	// SortRowMiss is one compare level of the run sort above the sorting thread's share of the
 	// last-level cache (entries fetched from DRAM, the misses overlapped by the CPU); 0 = the
 	// larger of list_node and sort_row.
-	SortRowMiss  Duration `yaml:"sort_row_miss,omitempty"`
+	SortRowMiss  Duration `yaml:"sort_row_miss,omitempty" zero:"default"`
 	MergeRow     Duration `yaml:"merge_row"`      // one row through one merge pass
 	LoadRow      Duration `yaml:"load_row"`       // one row appended by the bulk loader
 	Connect      Duration `yaml:"connect"`        // server-side CPU of connect + auth + disconnect
 	TempTableRow Duration `yaml:"temp_table_row"` // one row into an internal temp table
 	// PageCacheCopy is the CPU to copy one 4 KiB page between the OS page cache and a user
 	// buffer (pread/pwrite of a buffered file: the index build's sort files).
-	PageCacheCopy Duration `yaml:"page_cache_copy,omitempty"`
+	PageCacheCopy Duration `yaml:"page_cache_copy"`
 	// RebuildRow is the extra CPU of one row of a table rebuild: row_build of the whole old
 	// record, then row_build_index_entry and rec_convert_dtuple_to_rec of the new clustered
 	// record (charged on top of Row and LoadRow).
-	RebuildRow Duration `yaml:"rebuild_row,omitempty"`
+	RebuildRow Duration `yaml:"rebuild_row"`
 	// PageReadCPU is the server CPU of one data-file page read besides waiting for it: the
 	// syscall, block layer and driver submission, the completion (the sleep and wake-up
 	// around the wait are context_switch). Charged to the thread that reads.
-	PageReadCPU Duration `yaml:"page_read_cpu,omitempty"`
+	PageReadCPU Duration `yaml:"page_read_cpu"`
 	// PageWriteCPU is the same for one data-file write operation (one page, or one
 	// doublewrite batch written sequentially), charged to the thread that submits it.
-	PageWriteCPU Duration `yaml:"page_write_cpu,omitempty"`
+	PageWriteCPU Duration `yaml:"page_write_cpu"`
 }
 
 // MySQL is the configuration subset the model reads, with MySQL's names and defaults. The
