@@ -25,6 +25,7 @@ var commands = []*command{
 	runCmd,
 	checkCmd,
 	listCmd,
+	importCmd,
 	versionCmd,
 	compareCmd,
 	sweepCmd,

@@ -236,3 +236,40 @@ func ignoredWarning(m *MySQL) []verr {
 	return []verr{{path: "mysql." + m.Ignored[0], msg: fmt.Sprintf(
 		"%s (the simulation runs as if they were at their defaults): %s", what, strings.Join(names, ", "))}}
 }
+
+// MySQLValue parses value as the mysql: key name takes it (MySQL's spellings and native
+// units) and returns its canonical text ("48G" for innodb_buffer_pool_size → "48GiB",
+// "1000" for innodb_old_blocks_time → "1s"). It reports an error for a key the model does
+// not read.
+func MySQLValue(name, value string) (string, error) {
+	name = MySQLName(name)
+	f, ok := field(reflect.ValueOf(&MySQL{}).Elem(), name)
+	if !ok {
+		return "", fmt.Errorf("%s: not a variable the model reads", name)
+	}
+	var sc Scenario
+	if err := Set(&sc, "mysql."+name, value); err != nil {
+		return "", err
+	}
+	f, _ = field(reflect.ValueOf(&sc.MySQL).Elem(), name)
+	if f.Kind() == reflect.Pointer {
+		if f.IsNil() {
+			return "", fmt.Errorf("%s: no value", name)
+		}
+		f = f.Elem()
+	}
+	switch x := f.Interface().(type) {
+	case bool:
+		if x {
+			return "on", nil
+		}
+		return "off", nil
+	case string:
+		return x, nil
+	case fmt.Stringer:
+		return x.String(), nil
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), nil
+	}
+	return fmt.Sprint(f.Interface()), nil
+}
