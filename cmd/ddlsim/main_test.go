@@ -104,8 +104,26 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 	_, stderr, _ := ddlsim(t, "frobnicate")
-	if !strings.Contains(stderr, `unknown command "frobnicate"`) {
+	if !strings.Contains(stderr, `unknown command "frobnicate"; run 'ddlsim help'`) {
 		t.Errorf("stderr: %q", stderr)
+	}
+	// Did you mean, for commands and flags, in the --flag spelling.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"rnu", good}, `unknown command "rnu" (did you mean run?)`},
+		{[]string{"comapre"}, `(did you mean compare?)`},
+		{[]string{"run", good, "--sed", "3"}, "run: unknown flag --sed (did you mean --seed?)"},
+		{[]string{"run", good, "-polcy", "indexed"}, "unknown flag --polcy (did you mean --policy?)"},
+		{[]string{"run", good, "--frobnicate"}, "unknown flag --frobnicate (flags: --cpuprofile,"},
+		{[]string{"run", good, "--seed"}, "flag --seed needs a value"},
+		{[]string{"run", good, "--quiet=maybe"}, `invalid boolean value "maybe" for --quiet`},
+	} {
+		_, stderr, code := ddlsim(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
 	}
 }
 
@@ -115,7 +133,7 @@ func TestHelp(t *testing.T) {
 		if code != 0 {
 			t.Errorf("%v: exit %d", args, code)
 		}
-		for _, want := range []string{"usage: ddlsim run [flags] SCENARIO", "-set path=value", "-seed N", "-out DIR", "-policy NAME", "-quiet"} {
+		for _, want := range []string{"usage: ddlsim run [flags] SCENARIO", "\n  --set path=value\n", "\n  --seed N\n", "\n  --out DIR\n", "\n  --policy NAME\n", "\n  --quiet\n"} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%v: usage lacks %q:\n%s", args, want, stdout)
 			}

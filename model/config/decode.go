@@ -749,3 +749,8 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// Suggest returns the name in valid closest to key when it is close enough to be a typo, or
+// "" (the rule of the "did you mean" in every message: a unique prefix, or a small edit
+// distance). The command line uses it for commands and flags.
+func Suggest(key string, valid []string) string { return suggest(key, valid) }
