@@ -32,6 +32,7 @@ var commands = []*command{
 	mergeCmd,
 	plotCmd,
 	validateCmd,
+	completionCmd,
 	helpCmd,
 }
 
