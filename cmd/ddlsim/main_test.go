@@ -257,7 +257,7 @@ func TestListAndVersion(t *testing.T) {
 	}
 }
 
-func TestProgressOnlyOnTerminalAfterTwoSeconds(t *testing.T) {
+func TestProgress(t *testing.T) {
 	var errOut bytes.Buffer
 	now := time.Unix(0, 0)
 	e := &env{stderr: &errOut, stderrTTY: true, now: func() time.Time { return now }}
@@ -276,13 +276,28 @@ func TestProgressOnlyOnTerminalAfterTwoSeconds(t *testing.T) {
 		t.Errorf("bar not cleared: %q", errOut.String())
 	}
 
+	// A non-terminal gets a plain line every 30 s of wall time, none before.
 	errOut.Reset()
 	e.stderrTTY = false
 	p = newProgress(e)
-	now = now.Add(time.Hour)
-	p.update(5e9, 10e9)
+	now = now.Add(29 * time.Second)
+	p.update(2e9, 10e9)
 	if errOut.Len() != 0 {
-		t.Errorf("bar drawn on a non-terminal: %q", errOut.String())
+		t.Errorf("line before 30 s on a non-terminal: %q", errOut.String())
+	}
+	now = now.Add(time.Second)
+	p.update(5e9, 10e9)
+	now = now.Add(10 * time.Second)
+	p.update(6e9, 10e9) // 10 s later: no line
+	now = now.Add(20 * time.Second)
+	p.update(7e9, 10e9)
+	want := "progress:  50%  5s/10s virtual  30s wall\nprogress:  70%  7s/10s virtual  1m0s wall\n"
+	if errOut.String() != want || strings.Contains(errOut.String(), "\r") {
+		t.Errorf("non-terminal progress:\n%q\nwant\n%q", errOut.String(), want)
+	}
+	p.clear()
+	if errOut.String() != want {
+		t.Errorf("clear wrote to a non-terminal: %q", errOut.String())
 	}
 }
 
