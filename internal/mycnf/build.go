@@ -94,6 +94,11 @@ func Build(in Inputs) (*Result, error) {
 		}
 		set(s)
 	}
+	if v, ok := vals["innodb_dedicated_server"]; ok && len(in.Variables) == 0 {
+		if b, ok := parseBool(v.text); ok && b {
+			res.Notes = append(res.Notes, fmt.Sprintf("innodb_dedicated_server is on (%s): the server sizes the pool and the redo log from the machine's memory at startup; give --variables (SHOW GLOBAL VARIABLES) for the values it runs with", v.where))
+		}
+	}
 	if s, ok := running["innodb_redo_log_capacity"]; ok {
 		if _, had := vals["innodb_redo_log_capacity"]; had {
 			set(s)
@@ -441,8 +446,12 @@ func diskInfo(d Disk) string {
 }
 
 // nearestProfile picks the shipped profile closest in cores and memory (on a log scale: 8 vs
-// 16 cores is as far as 16 vs 32), the lab machine excepted (its costs are a 2-vCPU VM's).
+// 16 cores is as far as 16 vs 32), the lab machine excepted (its costs are a 2-vCPU VM's);
+// 8c-64g when neither is known.
 func nearestProfile(cores int, mem int64) string {
+	if cores == 0 && mem == 0 {
+		return "8c-64g" // nothing known about the machine: the profile most shipped scenarios use
+	}
 	type cand struct {
 		name string
 		d    float64

@@ -170,3 +170,35 @@ func TestRedoLogCapacity(t *testing.T) {
 		t.Errorf("redo capacity:\n%s", res.Scenario)
 	}
 }
+
+// A MariaDB server: its own group, its version and policy; innodb_dedicated_server noted.
+func TestBuildMariaDB(t *testing.T) {
+	f, _ := settings(t, "[mariadb]\ninnodb_buffer_pool_size = 8G\ninnodb_dedicated_server = ON\naria_pagecache_buffer_size = 128M\nfrobnicate = 1\n")
+	vars, err := ParseTable(strings.NewReader("version\t10.11.6-MariaDB-0+deb12u1\n"), "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Build(Inputs{Name: "m", Cnf: f, Variables: vars})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`version: "mariadb-10.11.6"`, "policy: lazy", "innodb_buffer_pool_size: 8GiB   # my.cnf:2",
+		"  aria_pagecache_buffer_size: 128M\n", "  # frobnicate = 1   (my.cnf:5)", "base: 8c-64g"} {
+		if !strings.Contains(res.Scenario+res.Profile, want) {
+			t.Errorf("lacks %q:\n%s", want, res.Scenario)
+		}
+	}
+	if strings.Join(res.Unknown, ",") != "frobnicate" || strings.Join(res.Ignored, ",") != "innodb_dedicated_server,aria_pagecache_buffer_size" {
+		t.Errorf("unknown %v, ignored %v", res.Unknown, res.Ignored)
+	}
+	// With SHOW VARIABLES given, dedicated_server's values are the running ones: no note.
+	for _, n := range res.Notes {
+		if strings.Contains(n, "innodb_dedicated_server") {
+			t.Errorf("note with --variables: %s", n)
+		}
+	}
+	res, _ = Build(Inputs{Name: "m", Cnf: f})
+	if !strings.Contains(strings.Join(res.Notes, "\n"), "innodb_dedicated_server is on (my.cnf:3)") {
+		t.Errorf("notes: %v", res.Notes)
+	}
+}
