@@ -78,7 +78,7 @@ than the machine's memory or --max-memory. Warnings about legal but suspicious v
 // isSweepSpec reports whether path is a YAML mapping with a top-level base or axes key, which
 // no scenario has. A file that does not parse is left to the scenario loader to report.
 func isSweepSpec(path string) bool {
-	data, err := config.ReadInput(path)
+	data, err := config.ReadInput(config.Locate(path))
 	if err != nil {
 		return false
 	}

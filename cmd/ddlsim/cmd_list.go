@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -16,16 +15,14 @@ import (
 // runner links every registered kind (DDL operations, workloads, policies) into the binary.
 var _ = runner.Run
 
-// profileGlob is where shipped hardware profiles live, relative to the working directory
-// (the repository root, where the scenarios are run from).
-const profileGlob = "scenarios/profiles/*.yaml"
-
 var listCmd = &command{
 	name:     "list",
 	synopsis: "list policies, workloads, DDL operations, distributions and hardware profiles",
 	usage: `Prints every name a scenario may use: buffer-pool policies, workload kinds and sysbench
-mixes, sysbench rand types, DDL operations, latency distributions, data-group kinds, and the
-hardware profiles shipped in ` + profileGlob + ` (relative to the current directory).`,
+mixes, sysbench rand types, DDL operations, latency distributions, data-group kinds, the
+shipped hardware profiles and storage device presets, and the shipped scenarios and sweep
+specs. The shipped files are compiled into the binary: their names work from any
+directory.`,
 	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
 		versions := fs.Bool("versions", false, "print the version table (docs/innodb-source.md §8): per flavour, version range, policy and operation, the buffer-pool steps it runs and their source")
 		return func(e *env, args []string) error {
@@ -73,23 +70,38 @@ hardware profiles shipped in ` + profileGlob + ` (relative to the current direct
 			}
 			fmt.Fprintf(w, "\ndata kinds (data[].kind):\n  %s\n", strings.Join(config.TableKinds, "\n  "))
 
-			fmt.Fprintf(w, "\nhardware profiles (%s):\n", profileGlob)
-			paths, _ := filepath.Glob(profileGlob) // sorted; a bad pattern is impossible here
-			if len(paths) == 0 {
-				fmt.Fprintln(w, "  (none found; run from the repository root)")
-			}
+			fmt.Fprintln(w, "\nhardware profiles (hardware: NAME, or {base: NAME, ...} to build on one; shipped in the binary):")
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			var bad []error
-			for _, p := range paths {
-				hw, err := config.LoadHardware(p)
+			for _, name := range config.ShippedProfiles() {
+				hw, err := config.LoadHardware(name)
 				if err != nil {
 					bad = append(bad, err)
-					fmt.Fprintf(tw, "  %s\t(invalid, see below)\t\t\n", p)
+					fmt.Fprintf(tw, "  %s\t(invalid, see below)\t\n", name)
 					continue
 				}
-				fmt.Fprintf(tw, "  %s\t%d cores\t%s\t%s\n", hw.Name, hw.Cores, hw.Memory, p)
+				fmt.Fprintf(tw, "  %s\t%d cores\t%s\n", name, hw.Cores, hw.Memory)
 			}
 			tw.Flush()
+			fmt.Fprintln(w, "\ndevice presets (storage: {data: NAME}; each file cites its source):")
+			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			for _, name := range config.DevicePresets() {
+				d, err := config.LoadDevice(name)
+				if err != nil {
+					bad = append(bad, err)
+					continue
+				}
+				fmt.Fprintf(tw, "  %s\tread p50 %s\t%d channels\t%s/s\n", name, d.Read.P50, d.Channels, d.Bandwidth)
+			}
+			tw.Flush()
+			fmt.Fprintln(w, "\nshipped scenarios and sweep specs (ddlsim run NAME, ddlsim sweep NAME; shipped in the binary):")
+			for _, p := range config.ShippedFiles() {
+				rel := strings.TrimPrefix(p, config.ShippedPrefix)
+				if strings.HasPrefix(rel, "profiles/") {
+					continue
+				}
+				fmt.Fprintf(w, "  %s\n", strings.TrimSuffix(rel, ".yaml"))
+			}
 			for _, err := range bad {
 				printErr(e.stderr, err)
 			}

@@ -40,8 +40,9 @@ With --out DIR the results are also written to DIR (series.csv, summary.json, dd
 config.yaml; see docs/output.md), atomically: DIR either holds a complete result or is left
 as it was. Then --plot draws the throughput with each DDL statement's interval shaded and its
 phases marked into DIR/plots (PNG and SVG), and --report writes DIR/report.html (summary,
-DDL table, the figure, the command and the configuration; implies --plot). A progress bar appears on stderr when it is a terminal and the run takes more
-than two seconds.`,
+DDL table, the figure, the command and the configuration; implies --plot). Progress goes to stderr: a bar redrawn in place when it is a terminal and the
+run takes more than two seconds, otherwise a plain line every 30 s of wall time (none for a
+shorter run). --quiet prints neither.`,
 	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
 		var (
 			sets  []string

@@ -25,12 +25,14 @@ var commands = []*command{
 	runCmd,
 	checkCmd,
 	listCmd,
+	importCmd,
 	versionCmd,
 	compareCmd,
 	sweepCmd,
 	mergeCmd,
 	plotCmd,
 	validateCmd,
+	completionCmd,
 	helpCmd,
 }
 
@@ -46,12 +48,29 @@ func (c *command) printUsage(w io.Writer, fs *flag.FlagSet) {
 	}
 	fmt.Fprintf(w, "\n\n%s\n", strings.TrimSpace(c.usage))
 	if hasFlags {
-		var b bytes.Buffer
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-		fmt.Fprintf(w, "\nflags:\n%s", b.String())
+		fmt.Fprintf(w, "\nflags:\n%s", flagHelp(fs))
 	}
+}
+
+// flagHelp lists fs's flags in the --flag spelling (the flag package prints -flag; both are
+// accepted): "  --out DIR" and its usage indented below, with the default when it is not the
+// zero value.
+func flagHelp(fs *flag.FlagSet) string {
+	var b bytes.Buffer
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(&b, "  --%s", f.Name)
+		if name != "" {
+			fmt.Fprintf(&b, " %s", name)
+		}
+		b.WriteString("\n    \t")
+		b.WriteString(strings.ReplaceAll(usage, "\n", "\n    \t"))
+		if d := f.DefValue; d != "" && d != "false" && d != "0" {
+			fmt.Fprintf(&b, " (default %q)", d)
+		}
+		b.WriteString("\n")
+	})
+	return b.String()
 }
 
 func (e *env) printOverview(w io.Writer) {

@@ -111,9 +111,11 @@ func printDDL(w io.Writer, ddl []metrics.DDLResult) {
 	tw.Flush()
 }
 
-// progress draws a one-line bar on stderr — only on a terminal, and only once the run has
-// taken more than two wall-clock seconds, so quick runs and redirected output stay clean.
-// It is the only wall-clock use in ddlsim and never touches stdout.
+// progress reports a run's progress on stderr. On a terminal it is a one-line bar redrawn in
+// place, shown once the run has taken more than two wall-clock seconds, so quick runs stay
+// clean. Anywhere else (a log, CI) it is a plain line every 30 s of wall time, so a long run
+// is seen to be alive without filling the log with carriage returns; a run shorter than 30 s
+// prints none. It is the only wall-clock use in ddlsim and never touches stdout.
 type progress struct {
 	e         *env
 	start     time.Time
@@ -122,22 +124,35 @@ type progress struct {
 	enabled   bool
 	barWidth  int
 	showAfter time.Duration
+	lineEvery time.Duration // non-terminal: the interval between lines
 }
 
+// ProgressLineEvery is the wall time between progress lines on a non-terminal stderr.
+const ProgressLineEvery = 30 * time.Second
+
 func newProgress(e *env) *progress {
-	return &progress{e: e, start: e.now(), enabled: e.stderrTTY, barWidth: 30, showAfter: 2 * time.Second}
+	return &progress{e: e, start: e.now(), enabled: e.stderrTTY, barWidth: 30, showAfter: 2 * time.Second, lineEvery: ProgressLineEvery}
 }
 
 func (p *progress) update(doneNs, totalNs int64) {
-	if !p.enabled || totalNs <= 0 {
+	if totalNs <= 0 {
 		return
 	}
 	now := p.e.now()
+	frac := min(max(float64(doneNs)/float64(totalNs), 0), 1)
+	if !p.enabled {
+		if p.lineEvery <= 0 || now.Sub(p.start) < p.lineEvery || now.Sub(p.lastDraw) < p.lineEvery {
+			return
+		}
+		p.lastDraw = now
+		fmt.Fprintf(p.e.stderr, "progress: %3.0f%%  %.0fs/%.0fs virtual  %s wall\n",
+			frac*100, float64(doneNs)/1e9, float64(totalNs)/1e9, now.Sub(p.start).Round(time.Second))
+		return
+	}
 	if now.Sub(p.start) < p.showAfter || now.Sub(p.lastDraw) < 100*time.Millisecond {
 		return
 	}
 	p.lastDraw = now
-	frac := min(max(float64(doneNs)/float64(totalNs), 0), 1)
 	n := int(frac * float64(p.barWidth))
 	fmt.Fprintf(p.e.stderr, "\r[%s%s] %3.0f%%  %.0fs/%.0fs virtual  %s wall",
 		strings.Repeat("=", n), strings.Repeat(" ", p.barWidth-n), frac*100,

@@ -99,7 +99,7 @@ func (e *env) dispatch(args []string) error {
 	}
 	c := e.lookup(name)
 	if c == nil {
-		return usagef("unknown command %q; run 'ddlsim help' for the list", name)
+		return usagef("unknown command %q%s; run 'ddlsim help' for the list", name, e.didYouMean(name))
 	}
 	fs := flag.NewFlagSet("ddlsim "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // usage is printed by us, in full, to stdout
@@ -110,9 +110,44 @@ func (e *env) dispatch(args []string) error {
 		return err
 	}
 	if err != nil {
-		return usagef("%s: %v; run 'ddlsim help %s'", c.name, err, c.name)
+		return usagef("%s: %v; run 'ddlsim help %s'", c.name, flagError(fs, err), c.name)
 	}
 	return body(e, pos)
+}
+
+// didYouMean is " (did you mean NAME?)" for the command closest to a mistyped one, or "".
+func (e *env) didYouMean(name string) string {
+	var names []string
+	for _, c := range e.commands {
+		names = append(names, c.name)
+	}
+	if s := config.Suggest(name, names); s != "" {
+		return fmt.Sprintf(" (did you mean %s?)", s)
+	}
+	return ""
+}
+
+// flagError rewrites the flag package's errors in the --flag spelling the help uses, with the
+// closest flag for an unknown one: "unknown flag --sed (did you mean --seed?)".
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if s := config.Suggest(name, names); s != "" {
+			return fmt.Errorf("unknown flag --%s (did you mean --%s?)", name, s)
+		}
+		return fmt.Errorf("unknown flag --%s (flags: --%s)", name, strings.Join(names, ", --"))
+	}
+	if rest, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return fmt.Errorf("flag --%s needs a value", rest)
+	}
+	if strings.HasPrefix(msg, "invalid value ") || strings.HasPrefix(msg, "invalid boolean value ") {
+		msg = strings.Replace(msg, " for flag -", " for flag --", 1)
+		return errors.New(strings.Replace(msg, " for -", " for --", 1))
+	}
+	return err
 }
 
 func (e *env) lookup(name string) *command {

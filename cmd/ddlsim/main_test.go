@@ -104,8 +104,26 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 	_, stderr, _ := ddlsim(t, "frobnicate")
-	if !strings.Contains(stderr, `unknown command "frobnicate"`) {
+	if !strings.Contains(stderr, `unknown command "frobnicate"; run 'ddlsim help'`) {
 		t.Errorf("stderr: %q", stderr)
+	}
+	// Did you mean, for commands and flags, in the --flag spelling.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"rnu", good}, `unknown command "rnu" (did you mean run?)`},
+		{[]string{"comapre"}, `(did you mean compare?)`},
+		{[]string{"run", good, "--sed", "3"}, "run: unknown flag --sed (did you mean --seed?)"},
+		{[]string{"run", good, "-polcy", "indexed"}, "unknown flag --polcy (did you mean --policy?)"},
+		{[]string{"run", good, "--frobnicate"}, "unknown flag --frobnicate (flags: --cpuprofile,"},
+		{[]string{"run", good, "--seed"}, "flag --seed needs a value"},
+		{[]string{"run", good, "--quiet=maybe"}, `invalid boolean value "maybe" for --quiet`},
+	} {
+		_, stderr, code := ddlsim(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
 	}
 }
 
@@ -115,7 +133,7 @@ func TestHelp(t *testing.T) {
 		if code != 0 {
 			t.Errorf("%v: exit %d", args, code)
 		}
-		for _, want := range []string{"usage: ddlsim run [flags] SCENARIO", "-set path=value", "-seed N", "-out DIR", "-policy NAME", "-quiet"} {
+		for _, want := range []string{"usage: ddlsim run [flags] SCENARIO", "\n  --set path=value\n", "\n  --seed N\n", "\n  --out DIR\n", "\n  --policy NAME\n", "\n  --quiet\n"} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("%v: usage lacks %q:\n%s", args, want, stdout)
 			}
@@ -239,7 +257,7 @@ func TestListAndVersion(t *testing.T) {
 	}
 }
 
-func TestProgressOnlyOnTerminalAfterTwoSeconds(t *testing.T) {
+func TestProgress(t *testing.T) {
 	var errOut bytes.Buffer
 	now := time.Unix(0, 0)
 	e := &env{stderr: &errOut, stderrTTY: true, now: func() time.Time { return now }}
@@ -258,13 +276,28 @@ func TestProgressOnlyOnTerminalAfterTwoSeconds(t *testing.T) {
 		t.Errorf("bar not cleared: %q", errOut.String())
 	}
 
+	// A non-terminal gets a plain line every 30 s of wall time, none before.
 	errOut.Reset()
 	e.stderrTTY = false
 	p = newProgress(e)
-	now = now.Add(time.Hour)
-	p.update(5e9, 10e9)
+	now = now.Add(29 * time.Second)
+	p.update(2e9, 10e9)
 	if errOut.Len() != 0 {
-		t.Errorf("bar drawn on a non-terminal: %q", errOut.String())
+		t.Errorf("line before 30 s on a non-terminal: %q", errOut.String())
+	}
+	now = now.Add(time.Second)
+	p.update(5e9, 10e9)
+	now = now.Add(10 * time.Second)
+	p.update(6e9, 10e9) // 10 s later: no line
+	now = now.Add(20 * time.Second)
+	p.update(7e9, 10e9)
+	want := "progress:  50%  5s/10s virtual  30s wall\nprogress:  70%  7s/10s virtual  1m0s wall\n"
+	if errOut.String() != want || strings.Contains(errOut.String(), "\r") {
+		t.Errorf("non-terminal progress:\n%q\nwant\n%q", errOut.String(), want)
+	}
+	p.clear()
+	if errOut.String() != want {
+		t.Errorf("clear wrote to a non-terminal: %q", errOut.String())
 	}
 }
 

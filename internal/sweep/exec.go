@@ -153,6 +153,20 @@ func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 		cancel()
 	}
 	bar := newProgress(opt.Progress, len(todo)*len(plan.Seeds))
+	// A non-terminal progress line is due every 30 s even while no run ends (a few long runs).
+	stopTick := make(chan struct{})
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				bar.tick()
+			case <-stopTick:
+				return
+			}
+		}
+	}()
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
@@ -212,6 +226,7 @@ feed:
 	}
 	close(units)
 	wg.Wait()
+	close(stopTick)
 	bar.finish()
 	rep.Runs = bar.done
 	if firstErr != nil {

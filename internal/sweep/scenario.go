@@ -3,7 +3,6 @@ package sweep
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -28,11 +27,12 @@ type Base struct {
 // LoadBase reads and validates a scenario file. sets are extra "path=value" overrides applied
 // to every run (the command line's --set).
 func LoadBase(path string, sets []string) (*Base, error) {
+	path = config.Locate(path) // a shipped scenario by name
 	data, err := config.ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
-	sc, err := config.LoadBytesWith(path, data, filepath.Dir(path), sets, nil)
+	sc, err := config.LoadBytesWith(path, data, config.Dir(path), sets, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (b *Base) Scenario(pt Point, seed uint64) (*config.Scenario, error) {
 	for _, p := range pt.Params {
 		sets = append(sets, p.Path+"="+p.Value)
 	}
-	return config.LoadBytesWith(b.Path, b.Data, filepath.Dir(b.Path), sets, &seed)
+	return config.LoadBytesWith(b.Path, b.Data, config.Dir(b.Path), sets, &seed)
 }
 
 // Check loads every point once, so a bad path or value anywhere in the sweep is reported

@@ -35,7 +35,7 @@ func TestShippedSpecs(t *testing.T) {
 	_, _, err = PlanSpec(sp, nil)
 	// Each problem once, where the spec writes it, with the points it breaks.
 	for _, want := range []string{
-		"bad.yaml:4:7: mysql.innodb_buffer_pool_sise: unknown key \"innodb_buffer_pool_sise\" in mysql",
+		"bad.yaml:4:7: mysql.innodb_buffer_pool_sise: unknown MySQL variable (did you mean innodb_buffer_pool_size?)",
 		"(points 0, 1 — 2 of 2)",
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {

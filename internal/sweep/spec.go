@@ -115,6 +115,7 @@ func (p *problems) err() error {
 // LoadSpec reads and checks a sweep spec file. Every problem is reported at once, each with
 // the file, line and field.
 func LoadSpec(path string) (*Spec, error) {
+	path = config.Locate(path) // a shipped sweep spec by name
 	data, err := config.ReadInput(path)
 	if err != nil {
 		return nil, err
@@ -148,7 +149,7 @@ func ParseSpec(file string, data []byte) (*Spec, error) {
 			}
 			sp.Base = v.Value
 			if !filepath.IsAbs(sp.Base) && file != "" {
-				sp.Base = filepath.Join(filepath.Dir(file), sp.Base)
+				sp.Base = config.Join(config.Dir(file), sp.Base)
 			}
 		case "seeds":
 			n, err := strconv.Atoi(v.Value)

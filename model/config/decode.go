@@ -1,8 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -35,6 +37,11 @@ type decoder struct {
 	// noPos drops line/column: an override's value is parsed as its own tiny YAML
 	// document, whose positions would point nowhere useful.
 	noPos bool
+	// dir is the directory of the file being decoded: profile and device references
+	// (base:, a device preset's path) are resolved from it. depth counts the base: files
+	// being decoded around this one (a chain of profiles that build on each other).
+	dir   string
+	depth int
 	// steps counts values visited. YAML aliases let a small file name a value exponentially
 	// many times ("billion laughs"); past maxDecodeSteps the decoder stops descending.
 	steps int
@@ -54,6 +61,9 @@ var (
 	workloadType      = reflect.TypeFor[Workload]()
 	quantilePointType = reflect.TypeFor[QuantilePoint]()
 	untilType         = reflect.TypeFor[Until]()
+	hardwareType      = reflect.TypeFor[Hardware]()
+	deviceType        = reflect.TypeFor[Device]()
+	distributionType  = reflect.TypeFor[Distribution]()
 )
 
 func reflectValueOf(p any) reflect.Value { return reflect.ValueOf(p).Elem() }
@@ -153,6 +163,31 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	case workloadType:
 		d.workload(n, v.Addr().Interface().(*Workload), path)
 		return
+	case mysqlType:
+		d.mysqlBlock(n, v, path)
+		return
+	case hardwareType, deviceType:
+		if n.Kind == yaml.ScalarNode && v.Type() == deviceType {
+			d.based(n, n, v, path) // a device preset by name, or a device file
+			return
+		}
+		if n.Kind == yaml.MappingNode {
+			if b := mappingValue(n, "base"); b != nil {
+				d.based(n, b, v, path)
+				return
+			}
+		}
+		d.structure(n, v, path)
+		return
+	case distributionType:
+		// A distribution is replaced as a whole, never merged field by field: a lognormal's
+		// p99 must not survive a profile built on it that says {dist: constant, value: 1ms}.
+		if n.Kind == yaml.MappingNode {
+			d.forget(path)
+			v.Set(reflect.Zero(v.Type()))
+		}
+		d.structure(n, v, path)
+		return
 	case quantilePointType:
 		q := v.Addr().Interface().(*QuantilePoint)
 		if n.Kind != yaml.SequenceNode || len(n.Content) != 2 {
@@ -221,6 +256,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 		v.SetBool(b)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		i, err := strconv.ParseInt(scalarText(n), 10, v.Type().Bits())
+		if err != nil && mysqlField(path) != "" {
+			i, err = mycnfInt(scalarText(n), v.Type().Bits()) // innodb_io_capacity: 2K, as my_getopt reads it
+		}
 		if n.Kind != yaml.ScalarNode || err != nil {
 			d.fail(n, path, scalarText(n), "expected an integer")
 			return
@@ -252,6 +290,9 @@ func (d *decoder) unit(n *yaml.Node, v reflect.Value, path string) {
 		err error
 	)
 	text := scalarText(n)
+	if v.Type() == durationType {
+		text = nativeDuration(path, text) // mysql: innodb_old_blocks_time: 1000 is milliseconds
+	}
 	if n.Kind != yaml.ScalarNode {
 		err = fmt.Errorf("found a %s", kindName(n))
 	} else {
@@ -462,12 +503,132 @@ func (d *decoder) structure(n *yaml.Node, v reflect.Value, path string) {
 			continue
 		}
 		seenKeys[k.Value] = k.Line
+		if k.Value == "base" && takesBase(v.Type()) {
+			continue // read by based, before the other keys
+		}
 		idx, ok := fs.byName[k.Value]
 		if !ok {
-			d.fail(k, kp, "", unknownFieldMsg(k.Value, fs.names))
+			names := fs.names
+			if takesBase(v.Type()) {
+				names = append([]string{"base"}, names...)
+			}
+			d.fail(k, kp, "", unknownFieldMsg(k.Value, names))
 			continue
 		}
 		d.decode(val, v.Field(idx), kp)
+	}
+}
+
+// takesBase reports whether a mapping of type t may build on a shipped or other file with
+// base: (hardware profiles and storage devices).
+func takesBase(t reflect.Type) bool { return t == hardwareType || t == deviceType }
+
+// maxBaseDepth bounds a chain of profiles built on each other (and so a cycle).
+const maxBaseDepth = 8
+
+// based decodes a profile or device that builds on another file: ref (the base: value, or
+// the device scalar itself) names a shipped profile or device preset, or a file relative to
+// the one being decoded. The base is decoded first, from its own file (its errors point
+// into it), then the keys of n other than base: on top of it, field by field — except
+// distributions, which are replaced whole. A profile built on another without a name of
+// its own is called BASE+custom.
+func (d *decoder) based(n, ref *yaml.Node, v reflect.Value, path string) {
+	kind := profileRef
+	if v.Type() == deviceType {
+		kind = deviceRef
+	}
+	refPath := joinPath(path, "base")
+	if ref == n {
+		refPath = path
+	}
+	if ref.Kind != yaml.ScalarNode || ref.Value == "" {
+		d.fail(ref, refPath, scalarText(ref), fmt.Sprintf("found a %s: expected a shipped %s name (%s) or a file path",
+			kindName(ref), kind.what, strings.Join(shippedNames(kind.dir), ", ")))
+		return
+	}
+	if d.depth >= maxBaseDepth {
+		d.fail(ref, refPath, ref.Value, fmt.Sprintf("more than %d files built on each other: is there a cycle of base: references?", maxBaseDepth))
+		return
+	}
+	dir := d.dir
+	if dir == "" {
+		dir = "."
+	}
+	root, ok := d.readBase(ref, refPath, dir, kind)
+	if !ok {
+		// The fields the base would have given are not missing: they are unknown. The
+		// overlay's own keys are still checked.
+		if d.failed != nil {
+			d.failed[path] = true
+		}
+		if ref != n {
+			d.structure(n, v, path)
+		}
+		return
+	}
+	file := root.file
+	// The base replaces whatever the field held; its values are recorded as written in it.
+	// The field's own position stays the one in this file.
+	keep, kept := Pos{}, false
+	if d.seen != nil {
+		keep, kept = d.seen[path]
+	}
+	d.forget(path)
+	v.Set(reflect.Zero(v.Type()))
+	sub := &decoder{file: file, dir: Dir(file), depth: d.depth + 1, seen: d.seen, failed: d.failed, steps: d.steps}
+	sub.decode(root.node, v, path)
+	d.steps = sub.steps
+	d.errs = append(d.errs, sub.errs...)
+	if kept {
+		d.seen[path] = keep
+	}
+	if ref == n {
+		return
+	}
+	d.structure(n, v, path)
+	if hw, ok := v.Addr().Interface().(*Hardware); ok && mappingValue(n, "name") == nil && len(n.Content) > 2 {
+		hw.Name += "+custom"
+	}
+}
+
+// baseFile is a parsed base file.
+type baseFile struct {
+	node *yaml.Node
+	file string
+}
+
+// readBase resolves, reads and parses the file a base reference names; a failure is
+// reported at ref.
+func (d *decoder) readBase(ref *yaml.Node, refPath, dir string, kind refKind) (baseFile, bool) {
+	file, err := resolveRef(ref.Value, dir, kind)
+	if err != nil {
+		d.fail(ref, refPath, ref.Value, err.Error())
+		return baseFile{}, false
+	}
+	data, err := ReadInput(file)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		d.fail(ref, refPath, ref.Value, fmt.Sprintf("cannot read %s %s: %v", kind.what, file, err))
+		return baseFile{}, false
+	}
+	root, fe := parseYAML(file, data)
+	if fe != nil {
+		d.errs = append(d.errs, fe)
+		return baseFile{}, false
+	}
+	return baseFile{root, file}, true
+}
+
+// forget drops what was recorded under path (not path itself): a value replaced as a whole
+// must not leave the positions of its old fields behind.
+func (d *decoder) forget(path string) {
+	for p := range d.seen {
+		if isUnder(p, path) {
+			delete(d.seen, p)
+		}
 	}
 }
 
@@ -588,3 +749,8 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// Suggest returns the name in valid closest to key when it is close enough to be a typo, or
+// "" (the rule of the "did you mean" in every message: a unique prefix, or a small edit
+// distance). The command line uses it for commands and flags.
+func Suggest(key string, valid []string) string { return suggest(key, valid) }

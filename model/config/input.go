@@ -22,6 +22,9 @@ const MaxInputSize = 1 << 20
 // ReadInput reads a user-named input file: it must be a regular file (symlinks to one are
 // followed) of at most MaxInputSize bytes. Errors are *os.PathError, like os.ReadFile's.
 func ReadInput(path string) ([]byte, error) {
+	if IsShipped(path) {
+		return readShipped(path) // compiled into the binary (shipped.go)
+	}
 	// Stat before opening: opening a FIFO blocks until a writer appears. O_NONBLOCK covers
 	// a path swapped for one in between (it does nothing to a regular file).
 	if fi, err := os.Stat(path); err != nil {

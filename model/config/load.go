@@ -22,15 +22,17 @@ func Load(path string) (*Scenario, error) { return LoadWith(path, nil, nil) }
 // decoding and before defaults and validation (so a bad override is reported like a bad
 // field), and seed, when non-nil, replaces the file's seed.
 func LoadWith(path string, sets []string, seed *uint64) (*Scenario, error) {
+	path = Locate(path) // a shipped scenario by name when no such file exists
 	data, err := ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
-	return LoadBytesWith(path, data, filepath.Dir(path), sets, seed)
+	return LoadBytesWith(path, data, Dir(path), sets, seed)
 }
 
 // LoadBytes loads a scenario from memory; name is used in error messages and as the default
-// scenario name, baseDir is where a hardware profile path is resolved from.
+// scenario name, baseDir is where a hardware profile path is resolved from (a disk directory,
+// or a shipped one: Dir of a "shipped:" path).
 func LoadBytes(name string, data []byte, baseDir string) (*Scenario, error) {
 	return LoadBytesWith(name, data, baseDir, nil, nil)
 }
@@ -44,7 +46,7 @@ func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed
 		// Without a document there is nothing to validate: every finding would be noise.
 		return nil, l.errs
 	}
-	d := l.decoder(name)
+	d := l.decoder(name, baseDir)
 	d.decode(root, reflect.ValueOf(sc).Elem(), "")
 	l.collect(d)
 	l.untilSugar(sc) // before the overrides, so --set duration=30m sets the cap
@@ -64,7 +66,7 @@ func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed
 	l.resolveHardware(sc, baseDir)
 	for _, s := range rest {
 		p, v, found := strings.Cut(s, "=")
-		d := l.decoder("--set")
+		d := l.decoder("--set", ".")
 		d.noPos = true
 		if !found {
 			d.fail(nil, "", s, "expected path=value, e.g. mysql.innodb_buffer_pool_size=24GiB")
@@ -78,7 +80,8 @@ func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed
 		l.seen["seed"] = Pos{File: "--seed", Value: strconv.FormatUint(*seed, 10)}
 	}
 	if sc.Name == "" && !l.given("name") {
-		sc.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+		base := filepath.Base(strings.TrimPrefix(name, ShippedPrefix))
+		sc.Name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
 
 	l.untilSugar(sc) // from an override
@@ -106,24 +109,49 @@ func (l *loader) untilSugar(sc *Scenario) {
 	}
 }
 
-// LoadHardware reads one hardware profile file on its own (for `ddlsim list` and tools).
-// It is decoded strictly but not validated.
+// LoadHardware reads one hardware profile file on its own (for `ddlsim list` and tools):
+// a path, or a shipped profile's name. It is decoded strictly (base: included) but not
+// validated.
 func LoadHardware(path string) (*Hardware, error) {
-	data, err := ReadInput(path)
-	if err != nil {
+	hw := new(Hardware)
+	if err := loadPart(path, profileRef, hw); err != nil {
 		return nil, err
 	}
+	return hw, nil
+}
+
+// LoadDevice reads one storage device file on its own: a path, or a device preset's name.
+// It is decoded strictly but not validated.
+func LoadDevice(path string) (*Device, error) {
+	dev := new(Device)
+	if err := loadPart(path, deviceRef, dev); err != nil {
+		return nil, err
+	}
+	return dev, nil
+}
+
+func loadPart(path string, k refKind, v any) error {
+	if isName(path) {
+		p, err := resolveRef(path, ".", k)
+		if err != nil {
+			return err
+		}
+		path = p
+	}
+	data, err := ReadInput(path)
+	if err != nil {
+		return err
+	}
 	l := &loader{seen: map[string]Pos{}, failed: map[string]bool{}}
-	hw := new(Hardware)
 	if root, ok := l.parse(path, data); ok {
-		d := l.decoder(path)
-		d.decode(root, reflect.ValueOf(hw).Elem(), "")
+		d := l.decoder(path, Dir(path))
+		d.decode(root, reflect.ValueOf(v).Elem(), "")
 		l.collect(d)
 	}
 	if len(l.errs) > 0 {
-		return nil, l.errs.sorted()
+		return l.errs.sorted()
 	}
-	return hw, nil
+	return nil
 }
 
 // loader carries one load's state across its phases.
@@ -134,8 +162,8 @@ type loader struct {
 	failed   map[string]bool
 }
 
-func (l *loader) decoder(file string) *decoder {
-	return &decoder{file: file, seen: l.seen, failed: l.failed}
+func (l *loader) decoder(file, dir string) *decoder {
+	return &decoder{file: file, dir: dir, seen: l.seen, failed: l.failed}
 }
 
 func (l *loader) collect(d *decoder) { l.errs = append(l.errs, d.errs...) }
@@ -163,16 +191,24 @@ func SyntaxError(file string, err error) *FieldError {
 
 // parse turns a file into its root node; syntax errors become a FieldError.
 func (l *loader) parse(file string, data []byte) (*yaml.Node, bool) {
+	root, fe := parseYAML(file, data)
+	if fe != nil {
+		l.errs = append(l.errs, fe)
+		return nil, false
+	}
+	return root, true
+}
+
+// parseYAML turns a file into its root node, or the FieldError saying why it cannot.
+func parseYAML(file string, data []byte) (*yaml.Node, *FieldError) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		l.errs = append(l.errs, SyntaxError(file, err))
-		return nil, false
+		return nil, SyntaxError(file, err)
 	}
 	if root.Kind == 0 || (root.Kind == yaml.DocumentNode && len(root.Content) == 0) {
-		l.errs = append(l.errs, &FieldError{File: file, Msg: "empty file: expected a mapping"})
-		return nil, false
+		return nil, &FieldError{File: file, Msg: "empty file: expected a mapping"}
 	}
-	return &root, true
+	return &root, nil
 }
 
 // resolveHardware loads the profile a path points to (relative to the scenario's
@@ -185,35 +221,47 @@ func (l *loader) resolveHardware(sc *Scenario, baseDir string) {
 		sc.HardwareProfile = *ref.Inline
 		sc.Hardware.Inline = nil
 	case ref.Path != "":
-		p := ref.Path
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(baseDir, p)
-		}
-		data, err := ReadInput(p)
-		if err != nil {
-			pos := l.seen["hardware"]
+		pos := l.seen["hardware"]
+		p, err := resolveRef(ref.Path, baseDir, profileRef)
+		if err == nil {
+			var data []byte
+			if data, err = ReadInput(p); err == nil {
+				l.profile(sc, p, data)
+				return
+			}
 			var pe *os.PathError
 			if errors.As(err, &pe) {
 				err = pe.Err
 			}
-			l.errs = append(l.errs, &FieldError{File: pos.File, Line: pos.Line, Col: pos.Col, Path: "hardware",
-				Value: ref.Path, Msg: fmt.Sprintf("cannot read profile %s: %v", p, err)})
-			l.failed["hardware"] = true
-			return
+			err = fmt.Errorf("cannot read profile %s: %v", p, err)
 		}
-		root, ok := l.parse(p, data)
-		if !ok {
-			l.failed["hardware"] = true
-			return
-		}
-		d := l.decoder(p)
-		d.decode(root, reflect.ValueOf(&sc.HardwareProfile).Elem(), "hardware")
-		l.collect(d)
+		l.errs = append(l.errs, &FieldError{File: pos.File, Line: pos.Line, Col: pos.Col, Path: "hardware",
+			Value: ref.Path, Msg: err.Error()})
+		l.failed["hardware"] = true
 	case !l.failed["hardware"]:
 		l.errs = append(l.errs, &FieldError{File: l.rootFile, Path: "hardware",
-			Msg: "missing: expected a profile path (hardware: profiles/8c-64g.yaml) or an inline hardware mapping"})
+			Msg: "missing: expected a profile path (hardware: profiles/8c-64g.yaml), a shipped profile's name (hardware: 8c-64g) or an inline hardware mapping"})
 		l.failed["hardware"] = true // the profile's own checks would only repeat this
 	}
+}
+
+// profile decodes the profile file p into the scenario: whatever an earlier hardware held
+// (the file's own, before --set hardware=PATH) is forgotten.
+func (l *loader) profile(sc *Scenario, p string, data []byte) {
+	for k := range l.seen {
+		if isUnder(k, "hardware") {
+			delete(l.seen, k)
+		}
+	}
+	sc.HardwareProfile = Hardware{}
+	root, ok := l.parse(p, data)
+	if !ok {
+		l.failed["hardware"] = true
+		return
+	}
+	d := l.decoder(p, Dir(p))
+	d.decode(root, reflect.ValueOf(&sc.HardwareProfile).Elem(), "hardware")
+	l.collect(d)
 }
 
 func looksLikeMapping(v string) bool {
@@ -225,7 +273,7 @@ func looksLikeMapping(v string) bool {
 // the field (or its nearest written ancestor). Findings about a value that already failed to
 // decode, or that depend on one, are dropped: one mistake, one message.
 func (l *loader) validation(sc *Scenario) {
-	found := validate(sc)
+	found := append(validate(sc), l.unwrittenCosts(sc)...)
 	judged := map[string]bool{}
 	for _, e := range found {
 		judged[e.path] = true
@@ -243,6 +291,37 @@ func (l *loader) validation(sc *Scenario) {
 		}
 		l.errs = append(l.errs, l.place(e))
 	}
+}
+
+// unwrittenCosts finds the cost constants a profile leaves out. A profile gets no
+// defaults: a cost the model charges that nobody wrote would be 0 and make that work free
+// (a profile without CPU costs ran 35k tps on 4 threads at 0% CPU). A cost is required
+// unless its field says 0 means the model's default (zero:"default" in Costs); an explicit
+// `NAME: 0` is accepted, as a choice.
+func (l *loader) unwrittenCosts(sc *Scenario) []verr {
+	if l.failed["hardware"] || (sc.Hardware.IsZero() && reflect.ValueOf(sc.HardwareProfile).IsZero()) {
+		return nil // no profile: that is its own error
+	}
+	var missing []string
+	v := reflect.ValueOf(sc.HardwareProfile.Costs)
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Type().Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if f.Tag.Get("zero") == "default" || !v.Field(i).IsZero() || l.given("hardware.costs."+name) {
+			continue
+		}
+		missing = append(missing, name)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	what := "costs " + strings.Join(missing, ", ") + " are"
+	if len(missing) == 1 {
+		what = "cost " + missing[0] + " is"
+	}
+	return []verr{{path: "hardware.costs", msg: fmt.Sprintf("missing: %s not written, and a profile gets no defaults: "+
+		"the model charges every cost, so a missing one would make that work free. Build on a shipped profile "+
+		"(hardware: {base: 8c-64g, ...}) to take its costs, or write NAME: 0 for a cost that should be free (docs/scenarios.md, costs)", what)}}
 }
 
 // place turns a validation finding into a FieldError at the position the user wrote the

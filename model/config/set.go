@@ -169,6 +169,26 @@ func setPath(d *decoder, sc *Scenario, path, value string) {
 				v = reflect.ValueOf(&q.Value).Elem()
 			}
 			cur = fmt.Sprintf("%s[%d]", cur, s.index)
+		case v.Type() == mysqlType && s.key != "":
+			// MySQL's spellings, as in the file (mysqlvars.go).
+			name := MySQLName(s.key)
+			if f, ok := field(v, name); ok {
+				v, cur = f, joinPath(cur, name)
+				break
+			}
+			if rest, ok := strings.CutPrefix(name, "loose_"); ok || IsServerVariable(name) {
+				if ok {
+					name = rest
+				}
+				if i == len(segs)-1 {
+					m := v.Addr().Interface().(*MySQL)
+					m.Ignored = append(m.Ignored, name)
+					d.record(joinPath(cur, name), value)
+					return
+				}
+			}
+			d.fail(nil, path, "", unknownMySQLMsg(name))
+			return
 		case s.key != "":
 			if v.Kind() == reflect.Slice {
 				d.fail(nil, path, "", fmt.Sprintf("%s is a list: use %s[N].%s", cur, cur, s.key))
@@ -208,6 +228,10 @@ func setPath(d *decoder, sc *Scenario, path, value string) {
 		d.record(cur, value)
 		return
 	}
+	if strings.TrimSpace(value) == "" {
+		reset(d, v, cur)
+		return
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(value), &doc); err != nil {
 		d.fail(nil, cur, value, "not a YAML value: "+strings.TrimPrefix(err.Error(), "yaml: "))
@@ -218,11 +242,21 @@ func setPath(d *decoder, sc *Scenario, path, value string) {
 		n = doc.Content[0]
 	}
 	if isNull(n) {
-		// "x=" asks for the zero value (and so, for most fields, the default).
-		v.Set(reflect.Zero(v.Type()))
+		reset(d, v, cur)
 		return
 	}
 	d.decode(n, v, cur)
+}
+
+// reset is "path=" (or "path=null"): the field is set to its zero value and counts as not
+// written, so the default applies where there is one (--set mysql.innodb_buffer_pool_size=
+// is MySQL's 128MiB again, whatever the file said).
+func reset(d *decoder, v reflect.Value, path string) {
+	v.Set(reflect.Zero(v.Type()))
+	if d.seen != nil {
+		delete(d.seen, path)
+		d.forget(path)
+	}
 }
 
 // record notes that path was given (defaults leave it alone).

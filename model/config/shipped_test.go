@@ -24,6 +24,10 @@ func TestShippedFilesLoad(t *testing.T) {
 		switch {
 		case strings.HasPrefix(rel, "sweeps"+string(filepath.Separator)), strings.HasSuffix(rel, ".sweep.yaml"):
 			return nil
+		case strings.HasPrefix(rel, filepath.Join("profiles", "devices")+string(filepath.Separator)):
+			if _, err := config.LoadDevice(path); err != nil {
+				t.Errorf("%s: %v", rel, err)
+			}
 		case strings.HasPrefix(rel, "profiles"+string(filepath.Separator)):
 			if _, err := config.LoadHardware(path); err != nil {
 				t.Errorf("%s: %v", rel, err)

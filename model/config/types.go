@@ -145,7 +145,9 @@ type QuantilePoint struct {
 	Value Duration
 }
 
-// Costs are the model's CPU cost constants, in virtual time per unit of work.
+// Costs are the model's CPU cost constants, in virtual time per unit of work. A profile
+// must write every one (0 makes that work free) except those tagged zero:"default", whose
+// 0 means the model's default (load.go, unwrittenCosts).
 type Costs struct {
 	PageHit      Duration `yaml:"page_hit"`      // page-hash lookup + buffer-fix + latch of a resident page
 	PageMiss     Duration `yaml:"page_miss"`     // CPU of the miss path besides the I/O wait (frame setup, hash insert)
@@ -173,28 +175,30 @@ type Costs struct {
 	// SortRowMiss is one compare level of the run sort above the sorting thread's share of the
 	// last-level cache (entries fetched from DRAM, the misses overlapped by the CPU); 0 = the
 	// larger of list_node and sort_row.
-	SortRowMiss  Duration `yaml:"sort_row_miss,omitempty"`
+	SortRowMiss  Duration `yaml:"sort_row_miss,omitempty" zero:"default"`
 	MergeRow     Duration `yaml:"merge_row"`      // one row through one merge pass
 	LoadRow      Duration `yaml:"load_row"`       // one row appended by the bulk loader
 	Connect      Duration `yaml:"connect"`        // server-side CPU of connect + auth + disconnect
 	TempTableRow Duration `yaml:"temp_table_row"` // one row into an internal temp table
 	// PageCacheCopy is the CPU to copy one 4 KiB page between the OS page cache and a user
 	// buffer (pread/pwrite of a buffered file: the index build's sort files).
-	PageCacheCopy Duration `yaml:"page_cache_copy,omitempty"`
+	PageCacheCopy Duration `yaml:"page_cache_copy"`
 	// RebuildRow is the extra CPU of one row of a table rebuild: row_build of the whole old
 	// record, then row_build_index_entry and rec_convert_dtuple_to_rec of the new clustered
 	// record (charged on top of Row and LoadRow).
-	RebuildRow Duration `yaml:"rebuild_row,omitempty"`
+	RebuildRow Duration `yaml:"rebuild_row"`
 	// PageReadCPU is the server CPU of one data-file page read besides waiting for it: the
 	// syscall, block layer and driver submission, the completion (the sleep and wake-up
 	// around the wait are context_switch). Charged to the thread that reads.
-	PageReadCPU Duration `yaml:"page_read_cpu,omitempty"`
+	PageReadCPU Duration `yaml:"page_read_cpu"`
 	// PageWriteCPU is the same for one data-file write operation (one page, or one
 	// doublewrite batch written sequentially), charged to the thread that submits it.
-	PageWriteCPU Duration `yaml:"page_write_cpu,omitempty"`
+	PageWriteCPU Duration `yaml:"page_write_cpu"`
 }
 
-// MySQL is the configuration subset the model reads, with MySQL's names and defaults.
+// MySQL is the configuration subset the model reads, with MySQL's names and defaults. The
+// mysql: block takes MySQL's own spellings (hyphens, bare integers in a variable's native
+// unit: the `native` tag; mysqlvars.go).
 type MySQL struct {
 	// Version is the server: 5.5.N, 5.6.N, 5.7.N, 8.0.N, 8.4.N, percona-5.x.N or
 	// mariadb-10.11.N (model/version). It selects the mutex layout, the DDL routines, the
@@ -204,7 +208,7 @@ type MySQL struct {
 	BufferPoolInstances int      `yaml:"innodb_buffer_pool_instances"`
 	PageSize            Size     `yaml:"innodb_page_size"`
 	OldBlocksPct        int      `yaml:"innodb_old_blocks_pct"`
-	OldBlocksTime       Duration `yaml:"innodb_old_blocks_time"`
+	OldBlocksTime       Duration `yaml:"innodb_old_blocks_time" native:"ms"`
 	PageCleaners        int      `yaml:"innodb_page_cleaners"`
 	IOCapacity          int      `yaml:"innodb_io_capacity"`
 	IOCapacityMax       int      `yaml:"innodb_io_capacity_max"`
@@ -215,7 +219,7 @@ type MySQL struct {
 	AdaptiveHashIndexParts int `yaml:"innodb_adaptive_hash_index_parts"`
 	// LockWaitTimeout is lock_wait_timeout: how long a statement waits for a metadata lock
 	// before ER_LOCK_WAIT_TIMEOUT.
-	LockWaitTimeout     Duration `yaml:"lock_wait_timeout"`
+	LockWaitTimeout     Duration `yaml:"lock_wait_timeout" native:"s"`
 	Doublewrite         *bool    `yaml:"innodb_doublewrite"`
 	LogFileSize         Size     `yaml:"innodb_log_file_size"`
 	LogFilesInGroup     int      `yaml:"innodb_log_files_in_group"`
@@ -235,6 +239,11 @@ type MySQL struct {
 	// create_index uses engine myrocks.
 	RocksDBMergeBufSize         Size `yaml:"rocksdb_merge_buf_size,omitempty"`
 	RocksDBMergeCombineReadSize Size `yaml:"rocksdb_merge_combine_read_size,omitempty"`
+	// Ignored lists the real server variables the mysql: block set that the model does not
+	// read (innodb_flush_method, max_connections), canonically spelled, in file order: the
+	// loader warns about them once; they change nothing and are not part of the
+	// configuration (Marshal and Hash leave them out).
+	Ignored []string `yaml:"-"`
 }
 
 // PolicySpec selects the buffer-pool maintenance policy (a registered policy kind) and its

@@ -50,7 +50,7 @@ func LoadAnnotation(path string) (*Annotation, error) {
 	l := &loader{seen: map[string]Pos{}, failed: map[string]bool{}}
 	a := new(Annotation)
 	if root, ok := l.parse(path, data); ok {
-		d := l.decoder(path)
+		d := l.decoder(path, Dir(path))
 		d.decode(root, reflect.ValueOf(a).Elem(), "")
 		l.collect(d)
 	}

@@ -25,6 +25,7 @@ const (
 func warnChecks(sc *Scenario) []verr {
 	var out []verr
 	add := func(path, msg string) { out = append(out, verr{path: path, msg: msg}) }
+	out = append(out, ignoredWarning(&sc.MySQL)...)
 	hw := &sc.HardwareProfile
 	for _, d := range []struct {
 		name string

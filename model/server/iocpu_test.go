@@ -22,7 +22,10 @@ hardware:
   memory: 4GiB
   storage:
     data: {channels: 4, read: {dist: constant, value: 50us}, write: {dist: constant, value: 40us}, sync: {dist: constant, value: 30us}}
-  costs: {page_read_cpu: %s, page_write_cpu: %s, context_switch: %s}
+  # every other cost written as 0: free on purpose (a cost left out is an error)
+  costs: {page_read_cpu: %s, page_write_cpu: %s, context_switch: %s, page_hit: 0, page_miss: 0, list_node: 0, row: 0,
+    statement: 0, commit: 0, mutex_handoff: 0, mutex_spin: 0, ahi_fold: 0, ahi_node: 0, block_scan: 0, page_free: 0,
+    page_flush_cpu: 0, sort_row: 0, merge_row: 0, load_row: 0, connect: 0, temp_table_row: 0, page_cache_copy: 0, rebuild_row: 0}
 mysql: {version: "8.0.18", innodb_buffer_pool_size: 64MiB, innodb_buffer_pool_instances: 1, innodb_doublewrite: on}
 policy: fullscan
 data:

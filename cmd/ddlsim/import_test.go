@@ -1,0 +1,104 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A stock MySQL 8.0 my.cnf of a production shape (testdata/import/my.cnf: 73 [mysqld]
+// settings, hyphens, comments, other groups), with the server's SHOW GLOBAL VARIABLES and
+// STATUS and its lscpu, free -b and lsblk, imports into a scenario that loads and runs, and
+// the variables the model does not use are listed (issue 16, "Done when").
+func TestImportMyCnf(t *testing.T) {
+	td, err := filepath.Abs("testdata/import")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	args := []string{"import", "--out", dir, "--name", "prod",
+		"--variables", filepath.Join(td, "variables.tsv"), "--status", filepath.Join(td, "status.tsv"),
+		"--lscpu", filepath.Join(td, "lscpu.txt"), "--free", filepath.Join(td, "free.txt"), "--lsblk", filepath.Join(td, "lsblk.txt"),
+		filepath.Join(td, "my.cnf")}
+	out, stderr, code := ddlsim(t, args...)
+	if code != 0 {
+		t.Fatalf("import: exit %d\n%s%s", code, out, stderr)
+	}
+	// Every [mysqld] setting of the file is accounted for: read by the model, or listed.
+	cnf, _ := os.ReadFile(filepath.Join(td, "my.cnf"))
+	n := 0
+	inMysqld := false
+	for _, line := range strings.Split(string(cnf), "\n") {
+		if strings.HasPrefix(line, "[") {
+			inMysqld = line == "[mysqld]"
+		} else if inMysqld && regexp.MustCompile(`^[a-z]`).MatchString(line) {
+			n++
+		}
+	}
+	if n < 40 {
+		t.Fatalf("the test my.cnf has %d [mysqld] settings, want 40+", n)
+	}
+	used := regexp.MustCompile(`mysql: (\d+) variables the model reads`).FindStringSubmatch(out)
+	ignored := regexp.MustCompile(`ignored: (\d+) real server variables`).FindStringSubmatch(out)
+	if used == nil || ignored == nil || used[1] != "16" || ignored[1] != "59" || strings.Contains(out, "unknown:") || n != 16-2+59 {
+		// 14 from the file, innodb_old_blocks_pct and innodb_page_size from SHOW VARIABLES
+		t.Errorf("import summary (my.cnf has %d settings):\n%s", n, out)
+	}
+	for _, want := range []string{"innodb_flush_method", "max_connections", "sync_binlog", "rpl_semi_sync_source_enabled", "innodb_lock_wait_timeout"} {
+		if !strings.Contains(ignored[0]+out[strings.Index(out, "ignored:"):], want) {
+			t.Errorf("ignored list lacks %s", want)
+		}
+	}
+	scen, _ := os.ReadFile(filepath.Join(dir, "prod.yaml"))
+	prof, _ := os.ReadFile(filepath.Join(dir, "prod-profile.yaml"))
+	for _, want := range []string{
+		`version: "8.0.36"`,
+		"innodb_buffer_pool_size: 48GiB   # variables.tsv:4",
+		"innodb_old_blocks_time: 1s",
+		"lock_wait_timeout: 1h",
+		"innodb_adaptive_hash_index: off",
+		"innodb_sort_buffer_size: 64MiB   # my.cnf:75: innodb_sort_buffer_size         = 64M",
+		"  innodb_flush_method: O_DIRECT\n",
+		"warm: {fill: 0.969, dirty: 0.02}",
+		"threads: 24",
+	} {
+		if !strings.Contains(string(scen), want) {
+			t.Errorf("scenario lacks %q", want)
+		}
+	}
+	for _, want := range []string{"base: 16c-128g-nvme", "cores: 16", "memory: 63394MiB", "llc: 54MiB", "data: nvme"} {
+		if !strings.Contains(string(prof), want) {
+			t.Errorf("profile lacks %q:\n%s", want, prof)
+		}
+	}
+
+	// It runs (a short cap instead of until the DDL is done), and the load's warning lists
+	// the ignored variables.
+	out, stderr, code = ddlsim(t, "run", "--quiet", "--set", "duration=3s", "--set", "until.after=1s", "--set", "warmup=1s",
+		"--set", "schedule[0].at=1s", filepath.Join(dir, "prod.yaml"))
+	if code != 0 || !strings.Contains(out, "hardware: prod (16 cores, 63394MiB)") || !strings.Contains(out, "pool: 48GiB x 16") {
+		t.Fatalf("run: exit %d\n%s%s", code, out, stderr)
+	}
+	if !strings.Contains(stderr, "warning: mysql.user: 59 MySQL variables the model does not use are ignored") ||
+		!strings.Contains(stderr, "innodb_flush_method, innodb_lock_wait_timeout") {
+		t.Errorf("run warnings:\n%s", stderr)
+	}
+
+	// The files are not replaced without --force.
+	if _, stderr, code := ddlsim(t, args...); code != 2 || !strings.Contains(stderr, "exists: give --force") {
+		t.Errorf("second import: exit %d\n%s", code, stderr)
+	}
+	if _, _, code := ddlsim(t, append([]string{"import", "--force"}, args[1:]...)...); code != 0 {
+		t.Errorf("import --force: exit %d", code)
+	}
+	// my.cnf alone: the version is unknown and said so; the profile is the base's.
+	out, _, code = ddlsim(t, "import", "--out", dir, "--name", "bare", filepath.Join(td, "my.cnf"))
+	if code != 0 || !strings.Contains(out, "note: version: no SHOW GLOBAL VARIABLES output") || !strings.Contains(out, "note: cores: no lscpu output") {
+		t.Errorf("my.cnf alone: exit %d\n%s", code, out)
+	}
+	if _, stderr, code := ddlsim(t, "import"); code != 2 || !strings.Contains(stderr, "needs a my.cnf or --variables") {
+		t.Errorf("no input: exit %d\n%s", code, stderr)
+	}
+}

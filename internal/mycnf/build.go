@@ -1,0 +1,482 @@
+package mycnf
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/version"
+)
+
+// Inputs is what `ddlsim import` was given; any part may be missing except a my.cnf or a
+// SHOW GLOBAL VARIABLES output.
+type Inputs struct {
+	Name      string    // scenario name; the files are NAME.yaml and NAME-profile.yaml
+	Cnf       *File     // my.cnf
+	Variables []Setting // SHOW GLOBAL VARIABLES
+	Status    []Setting // SHOW GLOBAL STATUS
+	Machine   *Machine  // lscpu, free -b, lsblk
+}
+
+// Result is the scenario and profile written, and what the user should know about them.
+type Result struct {
+	Scenario, Profile string
+	// Used lists the variables the model reads, as written into mysql:.
+	Used []string
+	// Ignored lists the real server variables set in my.cnf that the model does not read:
+	// they are kept in mysql: (the loader warns and ignores them).
+	Ignored []string
+	// Unknown lists the names that are no server variable ddlsim knows (kept as comments).
+	Unknown []string
+	// Notes are things to check: guesses made, inputs not followed.
+	Notes []string
+	Base  string // the shipped profile the profile builds on
+}
+
+type value struct {
+	text, where, raw string
+	loose, limit     bool
+}
+
+// Build turns the inputs into a scenario and a hardware profile. The scenario's mysql:
+// block holds every [mysqld] setting (the ones the model reads canonically spelled, with the
+// line each came from); the profile builds on the nearest shipped profile; data, workload
+// and schedule are a starting point to edit, said so in the file.
+func Build(in Inputs) (*Result, error) {
+	if in.Cnf == nil && len(in.Variables) == 0 {
+		return nil, fmt.Errorf("nothing to import: give a my.cnf, or --variables with SHOW GLOBAL VARIABLES output")
+	}
+	res := &Result{}
+	vals := map[string]value{}
+	var order []string
+	set := func(s Setting) {
+		if _, ok := vals[s.Name]; !ok {
+			order = append(order, s.Name)
+		}
+		vals[s.Name] = value{text: s.Value, where: s.Where, raw: s.Raw, loose: s.Loose, limit: s.Limit}
+	}
+	if in.Cnf != nil {
+		for _, s := range in.Cnf.Settings {
+			set(s)
+		}
+		for _, inc := range in.Cnf.Includes {
+			res.Notes = append(res.Notes, inc+": not followed; import the included files' settings by concatenating them")
+		}
+		if len(in.Cnf.Groups) == 0 {
+			res.Notes = append(res.Notes, "my.cnf has no [mysqld], [server] or [mariadb] group: no settings read from it")
+		}
+	}
+	// SHOW GLOBAL VARIABLES is what the server runs with: it wins for the variables the model
+	// reads (and gives the version); the hundreds of others it lists are not copied.
+	running := map[string]Setting{}
+	for _, s := range in.Variables {
+		running[s.Name] = s
+	}
+	model := map[string]bool{}
+	for _, f := range config.MySQLFields() {
+		model[f] = true
+	}
+	for _, f := range config.MySQLFields() {
+		s, ok := running[f]
+		if !ok || f == "version" {
+			continue
+		}
+		if v, had := vals[f]; had && v.text != s.Value {
+			if c1, e1 := config.MySQLValue(f, v.text); e1 == nil {
+				if c2, e2 := config.MySQLValue(f, s.Value); e2 == nil && c1 != c2 {
+					res.Notes = append(res.Notes, fmt.Sprintf("%s: my.cnf says %s (%s), the running server %s (%s): the running value is used", f, v.text, v.where, s.Value, s.Where))
+				}
+			}
+		}
+		set(s)
+	}
+	if v, ok := vals["innodb_dedicated_server"]; ok && len(in.Variables) == 0 {
+		if b, ok := parseBool(v.text); ok && b {
+			res.Notes = append(res.Notes, fmt.Sprintf("innodb_dedicated_server is on (%s): the server sizes the pool and the redo log from the machine's memory at startup; give --variables (SHOW GLOBAL VARIABLES) for the values it runs with", v.where))
+		}
+	}
+	if s, ok := running["innodb_redo_log_capacity"]; ok {
+		if _, had := vals["innodb_redo_log_capacity"]; had {
+			set(s)
+		}
+	}
+
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	sources := []string{}
+	if in.Cnf != nil {
+		sources = append(sources, "my.cnf (groups "+strings.Join(brackets(in.Cnf.Groups), ", ")+")")
+	}
+	if len(in.Variables) > 0 {
+		sources = append(sources, "SHOW GLOBAL VARIABLES")
+	}
+	if len(in.Status) > 0 {
+		sources = append(sources, "SHOW GLOBAL STATUS")
+	}
+	if in.Machine != nil {
+		sources = append(sources, "lscpu/free/lsblk")
+	}
+	w("# %s: imported by `ddlsim import` from %s.\n", in.Name, strings.Join(sources, ", "))
+	w("# The mysql: block is your server's; hardware is %s-profile.yaml (built on a shipped\n", in.Name)
+	w("# profile: check its costs). data, workload and schedule are a STARTING POINT: edit them to\n")
+	w("# your tables, your traffic and the ALTER you want to know about (docs/scenarios.md).\n")
+	w("#\n#   ddlsim run %s.yaml\n#   ddlsim compare %s.yaml --seeds 1\n", in.Name, in.Name)
+	w("name: %s\nseed: 1\nhardware: %s-profile.yaml\nmysql:\n", in.Name, in.Name)
+
+	ver, verNote := serverVersion(running)
+	if ver != "" {
+		w("  version: %q   # %s\n", ver, verNote)
+	} else {
+		w("  # version: not known (%s): MySQL %s is simulated. Set it from SELECT @@version.\n", verNote, config.DefaultVersion)
+		res.Notes = append(res.Notes, "version: "+verNote+"; the default "+config.DefaultVersion+" is simulated")
+	}
+	if v, ok := vals["innodb_redo_log_capacity"]; ok {
+		redoToLogFiles(vals, &order, v, res)
+	}
+	var ignored []string
+	for _, name := range order {
+		v, ok := vals[name]
+		if !ok || name == "version" {
+			continue // version is written above; a mapped variable (redo capacity) is gone
+		}
+		switch {
+		case model[name] && !v.limit:
+			text := v.text
+			if name == "innodb_doublewrite" {
+				switch strings.ToUpper(text) {
+				case "DETECT_AND_RECOVER":
+					text = "ON"
+				case "DETECT_ONLY":
+					text = "OFF"
+					res.Notes = append(res.Notes, "innodb_doublewrite=DETECT_ONLY writes page ids, not pages, to the doublewrite buffer: simulated as off (the closest)")
+				}
+			}
+			c, err := config.MySQLValue(name, text)
+			if err != nil {
+				w("  # %s: %s   # %s: %s — %v\n", name, yamlScalar(v.text), v.where, v.raw, err)
+				res.Notes = append(res.Notes, fmt.Sprintf("%s (%s): %v; left out (commented)", name, v.where, err))
+				continue
+			}
+			w("  %s: %s", name, yamlScalar(c))
+			if v.raw != "" {
+				w("   # %s: %s", v.where, v.raw)
+			}
+			w("\n")
+			res.Used = append(res.Used, name)
+		case config.IsServerVariable(name) || v.limit:
+			ignored = append(ignored, name)
+		case v.loose:
+			ignored = append(ignored, name)
+		default:
+			res.Unknown = append(res.Unknown, name)
+		}
+	}
+	if len(ignored) > 0 {
+		w("  # Real server variables the model does not use: kept so this block is your my.cnf;\n")
+		w("  # the load warns once and ignores them (docs/scenarios.md, mysql).\n")
+		for _, name := range ignored {
+			v := vals[name]
+			key := name
+			if v.limit {
+				key = "maximum_" + name
+			}
+			if v.loose && !config.IsServerVariable(name) || v.limit {
+				key = "loose_" + key // a name the table does not know: loose, as the server takes it
+			}
+			w("  %s: %s\n", key, yamlScalar(v.text))
+			res.Ignored = append(res.Ignored, name)
+		}
+	}
+	if len(res.Unknown) > 0 {
+		w("  # Not server variables ddlsim knows (a plugin's? a typo?): left out, the server would refuse\n")
+		w("  # an unknown option unless written loose-NAME.\n")
+		for _, name := range res.Unknown {
+			v := vals[name]
+			w("  # %s = %s   (%s)\n", name, v.text, v.where)
+		}
+	}
+
+	pool := config.Size(128 * config.MiB)
+	if c, err := config.MySQLValue("innodb_buffer_pool_size", vals["innodb_buffer_pool_size"].text); err == nil && vals["innodb_buffer_pool_size"].text != "" {
+		pool, _ = config.ParseSize(c)
+	}
+	threads, threadsNote := 16, "a guess: set your traffic's concurrency"
+	st := map[string]string{}
+	for _, s := range in.Status {
+		st[s.Name] = s.Value
+	}
+	if n, err := strconv.Atoi(st["threads_running"]); err == nil && n > 0 {
+		threads, threadsNote = max(n-1, 1), fmt.Sprintf("Threads_running was %d when SHOW GLOBAL STATUS ran (one of them that statement)", n)
+	}
+	size := dataSize(pool)
+	w("policy: %s   # the version's own; ddlsim compare runs the others\n", nativePolicy(ver))
+	w("data:\n")
+	w("  # EDIT: the table your ALTER runs on. A starting point: one sysbench-shaped table of\n")
+	w("  # %s, a quarter of the pool, so the pool also holds the rest of your working set.\n", size)
+	w("  - {name: sbtest, tables: 1, size: %s}\n", size)
+	fill, dirty := 0.95, 0.0
+	fillNote := "a guess: the pool of a server that has run for a while is full"
+	if f, ok := ratio(st["innodb_buffer_pool_pages_data"], st["innodb_buffer_pool_pages_total"]); ok {
+		fill = round3(f)
+		fillNote = fmt.Sprintf("Innodb_buffer_pool_pages_data / _total = %s / %s", st["innodb_buffer_pool_pages_data"], st["innodb_buffer_pool_pages_total"])
+		if d, ok := ratio(st["innodb_buffer_pool_pages_dirty"], st["innodb_buffer_pool_pages_data"]); ok {
+			dirty = round3(d)
+			fillNote += fmt.Sprintf("; dirty = Innodb_buffer_pool_pages_dirty / _data = %s / %s", st["innodb_buffer_pool_pages_dirty"], st["innodb_buffer_pool_pages_data"])
+		}
+	}
+	w("warm: {fill: %s, dirty: %s}   # %s\n", fmtFloat(fill), fmtFloat(dirty), fillNote)
+	w("warmup: 10s\n")
+	w("duration: until_ddl_done   # the run ends 10s after the DDL does (cap: 2h of virtual time)\n")
+	w("workload:\n")
+	w("  # EDIT: your traffic. threads: %s.\n", threadsNote)
+	if q, ok := rate(st["questions"], st["uptime"]); ok {
+		w("  # The server answered %.0f statements/s on average since it started (Questions / Uptime).\n", q)
+	}
+	w("  - sysbench: {mix: oltp_read_write, threads: %d, tables: sbtest, rand: special}\n", threads)
+	w("schedule:\n")
+	w("  # EDIT: the statement you want to know about.\n")
+	w("  - {at: 10s, ddl: create_index, table: sbtest, columns: [c]}\n")
+	w("report: {interval: 1s}\n")
+	res.Scenario = b.String()
+
+	res.Profile, res.Base = profile(in, res)
+	return res, nil
+}
+
+// redoToLogFiles maps innodb_redo_log_capacity (8.0.30+: it replaces innodb_log_file_size
+// and innodb_log_files_in_group) onto the two variables the model reads: the capacity split
+// over the files in group.
+func redoToLogFiles(vals map[string]value, order *[]string, v value, res *Result) {
+	capText, err := config.MySQLValue("innodb_log_file_size", v.text)
+	if err != nil {
+		return
+	}
+	c, _ := config.ParseSize(capText)
+	files := 2
+	if f, err := strconv.Atoi(vals["innodb_log_files_in_group"].text); err == nil && f > 0 {
+		files = f
+	}
+	per := config.Size(int64(c) / int64(files))
+	vals["innodb_log_file_size"] = value{text: per.String(), where: v.where, raw: v.raw + fmt.Sprintf(" (innodb_redo_log_capacity / %d files)", files)}
+	vals["innodb_log_files_in_group"] = value{text: strconv.Itoa(files), where: v.where, raw: "innodb_redo_log_capacity, split"}
+	for _, n := range []string{"innodb_log_file_size", "innodb_log_files_in_group"} {
+		if !contains(*order, n) {
+			*order = append(*order, n)
+		}
+	}
+	delete(vals, "innodb_redo_log_capacity")
+	res.Notes = append(res.Notes, fmt.Sprintf("innodb_redo_log_capacity %s (%s): simulated as innodb_log_files_in_group %d x innodb_log_file_size %s", v.text, v.where, files, per))
+}
+
+func contains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+var versionNumber = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)`)
+
+// serverVersion maps SHOW VARIABLES' version (and version_comment) to a ddlsim version.
+func serverVersion(running map[string]Setting) (string, string) {
+	s, ok := running["version"]
+	if !ok {
+		return "", "no SHOW GLOBAL VARIABLES output (--variables)"
+	}
+	m := versionNumber.FindStringSubmatch(s.Value)
+	if m == nil {
+		return "", fmt.Sprintf("version %q is not MAJOR.MINOR.PATCH", s.Value)
+	}
+	num := m[0]
+	comment := strings.ToLower(running["version_comment"].Value)
+	var cand, note string
+	switch {
+	case strings.Contains(strings.ToLower(s.Value), "mariadb") || strings.Contains(comment, "mariadb"):
+		cand, note = "mariadb-"+num, "SHOW VARIABLES: version "+s.Value
+	case strings.Contains(comment, "percona"):
+		cand, note = "percona-"+num, "SHOW VARIABLES: version "+s.Value+", Percona Server"
+		if _, err := version.Parse(cand); err != nil {
+			cand, note = num, note+" (Percona Server "+m[1]+"."+m[2]+" is not modelled: simulated as MySQL "+num+", its InnoDB base)"
+		}
+	default:
+		cand, note = num, "SHOW VARIABLES: version "+s.Value
+	}
+	if _, err := version.Parse(cand); err != nil {
+		return "", fmt.Sprintf("the server's version %s is not modelled (%v)", s.Value, err)
+	}
+	return cand, note
+}
+
+// nativePolicy is the policy the version itself runs (the default when policy: is left out).
+func nativePolicy(ver string) string {
+	if ver == "" {
+		ver = config.DefaultVersion
+	}
+	v, err := version.Parse(ver)
+	if err != nil {
+		return "fullscan"
+	}
+	return version.TraitsOf(v).NativePolicy
+}
+
+// dataSize is the starting table size: a quarter of the pool, at least 1 GiB, in whole GiB
+// (or MiB for small pools).
+func dataSize(pool config.Size) config.Size {
+	q := pool / 4
+	if q >= config.GiB {
+		return q / config.GiB * config.GiB
+	}
+	return max(q/config.MiB*config.MiB, 16*config.MiB)
+}
+
+func ratio(a, b string) (float64, bool) {
+	x, err1 := strconv.ParseFloat(a, 64)
+	y, err2 := strconv.ParseFloat(b, 64)
+	if err1 != nil || err2 != nil || y <= 0 || x < 0 {
+		return 0, false
+	}
+	return math.Min(x/y, 1), true
+}
+
+// rate is a / b, uncapped.
+func rate(a, b string) (float64, bool) {
+	x, err1 := strconv.ParseFloat(a, 64)
+	y, err2 := strconv.ParseFloat(b, 64)
+	if err1 != nil || err2 != nil || y <= 0 || x < 0 {
+		return 0, false
+	}
+	return x / y, true
+}
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func brackets(gs []string) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = "[" + g + "]"
+	}
+	return out
+}
+
+// yamlScalar writes a value as a YAML scalar that reads back as the same text: plain when
+// it is safe, double-quoted otherwise.
+func yamlScalar(s string) string {
+	if s != "" && plainSafe.MatchString(s) && !strings.HasPrefix(s, "-") {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+var plainSafe = regexp.MustCompile(`^[A-Za-z0-9_./+@%-]+$`)
+
+// profile writes the hardware profile: the nearest shipped profile as its base, the
+// machine's cores, memory, LLC and the device preset of its data disk on top.
+func profile(in Inputs, res *Result) (string, string) {
+	m := in.Machine
+	if m == nil {
+		m = &Machine{}
+	}
+	base := nearestProfile(m.CPUs, m.Memory)
+	var b strings.Builder
+	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	w("# Hardware profile of %s, imported by `ddlsim import`. It builds on the shipped profile %s\n", in.Name, base)
+	w("# (ddlsim list; scenarios/profiles/%s.yaml says where each of its values comes from) and\n", base)
+	w("# replaces what the inputs tell about this machine. Its CPU costs are %s's: measure or\n", base)
+	w("# fit them for this machine (docs/validation.md) before trusting absolute numbers.\n")
+	w("name: %s\nbase: %s\n", in.Name, base)
+	if m.CPUs > 0 {
+		w("cores: %d   # lscpu CPU(s)", m.CPUs)
+		if m.Model != "" {
+			w(": %s", m.Model)
+		}
+		w("\n")
+	} else {
+		res.Notes = append(res.Notes, "cores: no lscpu output (--lscpu): "+base+"'s are used")
+	}
+	if m.Memory > 0 {
+		w("memory: %s   # free -b: Mem: total %d bytes\n", config.Size(m.Memory/int64(config.MiB)*int64(config.MiB)), m.Memory)
+	} else {
+		res.Notes = append(res.Notes, "memory: no free -b output (--free): "+base+"'s is used")
+	}
+	if m.L3 > 0 {
+		w("llc: %s   # lscpu L3 cache\n", config.Size(m.L3))
+	}
+	if m.Disk.Name != "" {
+		p := m.Disk.Preset()
+		w("storage:   # lsblk: %s%s -> the %s preset (ddlsim list shows the presets and their sources)\n", m.Disk.Name, diskInfo(m.Disk), p)
+		w("  data: %s\n  log: %s\n  temp: %s\n", p, p, p)
+		if m.Disk.Rotational < 0 && m.Disk.Tran == "" && p == "sata-ssd" {
+			res.Notes = append(res.Notes, "storage: lsblk without ROTA/TRAN columns: "+m.Disk.Name+" taken for an SSD; lsblk -d -o NAME,ROTA,TRAN,SIZE,MODEL tells")
+		}
+		if len(m.Disks) > 1 {
+			res.Notes = append(res.Notes, fmt.Sprintf("storage: lsblk lists %d disks; %s is taken for data, log and temp: edit the profile if the datadir is elsewhere", len(m.Disks), m.Disk.Name))
+		}
+	} else {
+		res.Notes = append(res.Notes, "storage: no lsblk output (--lsblk): "+base+"'s devices are used")
+	}
+	return b.String(), base
+}
+
+func diskInfo(d Disk) string {
+	var parts []string
+	if d.Tran != "" {
+		parts = append(parts, d.Tran)
+	}
+	if d.Rotational >= 0 {
+		parts = append(parts, fmt.Sprintf("rota %d", d.Rotational))
+	}
+	if d.Size != "" {
+		parts = append(parts, d.Size)
+	}
+	if d.Model != "" {
+		parts = append(parts, d.Model)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// nearestProfile picks the shipped profile closest in cores and memory (on a log scale: 8 vs
+// 16 cores is as far as 16 vs 32), the lab machine excepted (its costs are a 2-vCPU VM's);
+// 8c-64g when neither is known.
+func nearestProfile(cores int, mem int64) string {
+	if cores == 0 && mem == 0 {
+		return "8c-64g" // nothing known about the machine: the profile most shipped scenarios use
+	}
+	type cand struct {
+		name string
+		d    float64
+	}
+	var cs []cand
+	for _, name := range config.ShippedProfiles() {
+		if strings.HasPrefix(name, "lab") {
+			continue
+		}
+		hw, err := config.LoadHardware(name)
+		if err != nil {
+			continue
+		}
+		d := 0.0
+		if cores > 0 {
+			d += math.Abs(math.Log2(float64(cores) / float64(hw.Cores)))
+		}
+		if mem > 0 {
+			d += math.Abs(math.Log2(float64(mem) / float64(hw.Memory)))
+		}
+		cs = append(cs, cand{name, d})
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
+	if len(cs) == 0 {
+		return "8c-64g"
+	}
+	return cs[0].name
+}

@@ -1,0 +1,475 @@
+// Package mycnf reads what a DBA has at hand about a real server — its my.cnf, the output of
+// SHOW GLOBAL VARIABLES and SHOW GLOBAL STATUS, and lscpu, free -b and lsblk — and turns it
+// into a ddlsim scenario and hardware profile to edit (`ddlsim import`, docs/cli.md).
+//
+// The option-file rules are MySQL's (my_default.cc, my_getopt.cc; the manual's "Using Option
+// Files"): groups in brackets, `name` or `name=value` with spaces allowed around `=`; `#`
+// and `;` begin a comment line, `#` after a value begins a comment; values may be quoted with ' or " (escapes \n \t \\ \s \" \'); `-` and `_` are the
+// same in names; prefixes skip-, disable- (the boolean off), enable- (on), loose- (ignore the
+// option when unknown), maximum- (a limit for SET, not a value); a later setting wins.
+package mycnf
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Setting is one option read from an input, in its canonical name (lower case, underscores,
+// prefixes removed).
+type Setting struct {
+	Name  string
+	Value string
+	Raw   string // the line as written (for the comment that says where a value came from)
+	Where string // "my.cnf:12" or "variables:88"
+	Loose bool   // written loose-NAME: the server ignores it when it does not know NAME
+	Limit bool   // written maximum-NAME: a limit on SET, not a value
+}
+
+// File is the settings of one my.cnf, the groups read and the directives not followed.
+type File struct {
+	Settings []Setting // in file order; a later setting of a name wins
+	Groups   []string  // the [mysqld]-family groups read, in order of appearance
+	Skipped  []string  // other groups, which the server does not read
+	Includes []string  // !include and !includedir lines, not followed
+}
+
+// serverGroup reports whether a my.cnf group is read by the server: [mysqld], [server],
+// [mysqld-8.0] (a version's own group), [mariadb], [mariadbd], [mariadb-10.11]. The
+// wrappers' groups ([mysqld_safe], [mysqld_multi]) and the clients' are not.
+func serverGroup(g string) bool {
+	g = strings.ToLower(strings.TrimSpace(g))
+	for _, base := range []string{"mysqld", "server", "mariadb", "mariadbd"} {
+		if g == base {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(g, base+"-"); ok && versionSuffix.MatchString(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+var rowsInSet = regexp.MustCompile(`^\d+ rows? in set`)
+
+var versionSuffix = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
+
+// Name is the canonical spelling of an option name: lower case, hyphens as underscores.
+func Name(s string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
+}
+
+// ParseMyCnf reads an option file (file names where settings came from, "my.cnf").
+func ParseMyCnf(r io.Reader, file string) (*File, error) {
+	f := &File{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	in := false
+	seenGroup := map[string]bool{}
+	for line := 1; sc.Scan(); line++ {
+		raw := sc.Text()
+		t := strings.TrimSpace(raw)
+		switch {
+		case t == "" || t[0] == '#' || t[0] == ';':
+			continue
+		case t[0] == '!':
+			f.Includes = append(f.Includes, fmt.Sprintf("%s:%d: %s", file, line, t))
+			continue
+		case t[0] == '[':
+			end := strings.IndexByte(t, ']')
+			if end < 0 {
+				return nil, fmt.Errorf("%s:%d: a group header needs a closing ]: %q", file, line, t)
+			}
+			g := strings.ToLower(strings.TrimSpace(t[1:end]))
+			in = serverGroup(g)
+			if !seenGroup[g] {
+				seenGroup[g] = true
+				if in {
+					f.Groups = append(f.Groups, g)
+				} else {
+					f.Skipped = append(f.Skipped, g)
+				}
+			}
+			continue
+		}
+		if !in {
+			continue
+		}
+		name, value, hasValue := strings.Cut(t, "=")
+		name = strings.TrimSpace(name)
+		if hasValue {
+			v, err := optionValue(value)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", file, line, err)
+			}
+			value = v
+		} else {
+			name = strings.TrimSpace(stripComment(name))
+		}
+		if name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("%s:%d: expected name or name=value, got %q", file, line, t)
+		}
+		s := Setting{Name: Name(name), Value: value, Raw: strings.TrimSpace(raw), Where: fmt.Sprintf("%s:%d", file, line)}
+		s.prefixes(hasValue)
+		f.Settings = append(f.Settings, s)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// prefixes applies loose-, maximum-, skip-, disable- and enable- to a setting's name.
+func (s *Setting) prefixes(hasValue bool) {
+	for changed := true; changed; {
+		changed = false
+		for _, p := range []string{"loose_", "maximum_"} {
+			if rest, ok := strings.CutPrefix(s.Name, p); ok && rest != "" {
+				s.Name, changed = rest, true
+				s.Loose = s.Loose || p == "loose_"
+				s.Limit = s.Limit || p == "maximum_"
+			}
+		}
+	}
+	if !hasValue {
+		s.Value = "ON" // a boolean option named without a value is on
+	}
+	// skip-X, disable-X: X off; enable-X: X on (my_getopt's special prefixes). A few real
+	// variables begin with skip_ themselves (skip_name_resolve, skip_networking, ...):
+	// those stay as they are, the server has them under that name.
+	for p, val := range map[string]string{"skip_": "OFF", "disable_": "OFF", "enable_": "ON"} {
+		if rest, ok := strings.CutPrefix(s.Name, p); ok && rest != "" && !keepsPrefix(s.Name) {
+			s.Name = rest
+			if !hasValue {
+				s.Value = val
+			} else if val == "OFF" {
+				// skip-X=1 means X off; skip-X=0 means X on.
+				if b, ok := parseBool(s.Value); ok {
+					s.Value = map[bool]string{true: "OFF", false: "ON"}[b]
+				}
+			}
+			return
+		}
+	}
+}
+
+// keepsPrefix lists the server variables whose own names begin with skip_ or enable_.
+func keepsPrefix(name string) bool {
+	switch name {
+	case "skip_name_resolve", "skip_networking", "skip_show_database", "skip_external_locking",
+		"skip_slave_start", "skip_replica_start", "skip_grant_tables", "skip_host_cache",
+		"skip_stack_trace", "skip_new", "skip_symbolic_links", "skip_log_bin", "skip_character_set_client_handshake",
+		"skip_bdb", "skip_merge", "skip_parallel_replication", "skip_ssl", "skip_log_error",
+		"enable_named_pipe":
+		return true
+	}
+	return false
+}
+
+func parseBool(s string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "on", "true", "yes", "1":
+		return true, true
+	case "off", "false", "no", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// stripComment removes a # comment that follows a value (outside quotes).
+func stripComment(s string) string {
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// optionValue reads the text after `=`: a quoted value with MySQL's escapes, or a bare value
+// up to a # comment, surrounding space trimmed.
+func optionValue(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", nil
+	}
+	if q := s[0]; q == '\'' || q == '"' {
+		var b strings.Builder
+		for i := 1; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case c == '\\' && i+1 < len(s):
+				i++
+				switch s[i] {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				case 'r':
+					b.WriteByte('\r')
+				case 'b':
+					b.WriteByte('\b')
+				case 's':
+					b.WriteByte(' ')
+				default:
+					b.WriteByte(s[i])
+				}
+			case c == q:
+				rest := strings.TrimSpace(s[i+1:])
+				if rest != "" && rest[0] != '#' {
+					return "", fmt.Errorf("text after the closing quote: %q", rest)
+				}
+				return b.String(), nil
+			default:
+				b.WriteByte(c)
+			}
+		}
+		return "", fmt.Errorf("unterminated quoted value %s", s)
+	}
+	return strings.TrimSpace(stripComment(s)), nil
+}
+
+// ParseTable reads the output of SHOW GLOBAL VARIABLES or SHOW GLOBAL STATUS as the mysql
+// client prints it: tab-separated (mysql -B, -N or not: a "Variable_name	Value" header is
+// skipped) or as a boxed table (| name | value |). Names are canonical (lower case).
+func ParseTable(r io.Reader, file string) ([]Setting, error) {
+	var out []Setting
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		raw := sc.Text()
+		t := strings.TrimRight(raw, "\r")
+		var name, value string
+		switch {
+		case strings.TrimSpace(t) == "" || strings.HasPrefix(strings.TrimSpace(t), "+-"):
+			continue
+		case strings.HasPrefix(strings.TrimSpace(t), "|"):
+			cells := strings.Split(strings.Trim(strings.TrimSpace(t), "|"), "|")
+			if len(cells) < 2 {
+				continue
+			}
+			name, value = strings.TrimSpace(cells[0]), strings.TrimSpace(strings.Join(cells[1:], "|"))
+		case strings.Contains(t, "\t"):
+			name, value, _ = strings.Cut(t, "\t")
+		default:
+			f := strings.Fields(t)
+			if len(f) == 0 {
+				continue
+			}
+			name, value = f[0], strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), f[0]))
+		}
+		if strings.EqualFold(name, "Variable_name") || name == "" || rowsInSet.MatchString(t) {
+			continue
+		}
+		if strings.Contains(name, " ") {
+			return nil, fmt.Errorf("%s:%d: expected NAME<TAB>VALUE (mysql -B -e 'SHOW GLOBAL VARIABLES'), got %q", file, line, raw)
+		}
+		out = append(out, Setting{Name: Name(name), Value: value, Raw: raw, Where: fmt.Sprintf("%s:%d", file, line)})
+	}
+	return out, sc.Err()
+}
+
+// Machine is what lscpu, free -b and lsblk say about the host.
+type Machine struct {
+	CPUs   int    // lscpu CPU(s): hardware threads
+	Model  string // lscpu Model name
+	L3     int64  // lscpu L3 cache, bytes (all instances)
+	Memory int64  // free -b Mem: total, bytes
+	Disk   Disk   // lsblk: the disk chosen for the data
+	Disks  []Disk // every disk lsblk listed
+}
+
+// Disk is one lsblk disk.
+type Disk struct {
+	Name       string
+	Rotational int // 1, 0, or -1 when lsblk was not asked for ROTA
+	Size       string
+	Tran       string // nvme, sata, sas, usb, ... ("" when not listed)
+	Model      string
+}
+
+// ParseLscpu reads `lscpu` output.
+func ParseLscpu(r io.Reader, m *Machine) error {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		switch k {
+		case "CPU(s)":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return fmt.Errorf("lscpu: CPU(s): %q is not a number", v)
+			}
+			m.CPUs = n
+		case "Model name":
+			m.Model = v
+		case "L3 cache", "L3":
+			b, err := cacheSize(v)
+			if err != nil {
+				return fmt.Errorf("lscpu: L3 cache: %v", err)
+			}
+			m.L3 = b
+		}
+	}
+	if m.CPUs == 0 {
+		return fmt.Errorf("lscpu: no CPU(s) line")
+	}
+	return sc.Err()
+}
+
+// cacheSize reads lscpu's cache sizes: "32 MiB (1 instance)", "36608K", "64 MiB (2 instances)"
+// (lscpu ≥ 2.34 prints the total of all instances first).
+func cacheSize(v string) (int64, error) {
+	f := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(v))
+	if len(f) == 0 {
+		return 0, fmt.Errorf("empty")
+	}
+	num, unit := f[0], ""
+	if len(f) > 1 && !strings.HasPrefix(f[1], "instance") && f[1] != "instances" {
+		if _, err := strconv.Atoi(f[1]); err != nil {
+			unit = f[1]
+		}
+	}
+	if i := strings.IndexFunc(num, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }); i >= 0 {
+		num, unit = num[:i], num[i:]
+	}
+	x, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a size", v)
+	}
+	mult := map[string]float64{"": 1, "B": 1, "K": 1 << 10, "KiB": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MiB": 1 << 20, "MB": 1 << 20,
+		"G": 1 << 30, "GiB": 1 << 30, "GB": 1 << 30}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("%q: unknown unit %q", v, unit)
+	}
+	return int64(x * mult), nil
+}
+
+// ParseFree reads `free -b` output (the Mem: line's total, in bytes).
+func ParseFree(r io.Reader, m *Machine) error {
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 2 && f[0] == "Mem:" {
+			n, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				return fmt.Errorf("free: Mem: total %q is not a byte count (run free -b)", f[1])
+			}
+			if n < 1<<24 {
+				return fmt.Errorf("free: Mem: total %d is under 16 MiB: not bytes? (run free -b)", n)
+			}
+			m.Memory = n
+			return nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	return fmt.Errorf("free: no Mem: line")
+}
+
+// ParseLsblk reads `lsblk` output, default columns or chosen ones (lsblk -d -o
+// NAME,ROTA,TRAN,SIZE,MODEL is the most telling); only TYPE disk rows count when TYPE is
+// listed. The data disk is the largest.
+func ParseLsblk(r io.Reader, m *Machine) error {
+	sc := bufio.NewScanner(r)
+	var cols []string
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		f := strings.Fields(line)
+		if cols == nil {
+			cols = f
+			if len(cols) == 0 || cols[0] != "NAME" {
+				return fmt.Errorf("lsblk: expected a header line beginning NAME, got %q", line)
+			}
+			continue
+		}
+		if strings.IndexFunc(line, func(r rune) bool { return r != ' ' }) > 0 || strings.ContainsAny(f[0], "├└│─`|") {
+			continue // a partition or holder, drawn as a child of its disk
+		}
+		d := Disk{Name: f[0], Rotational: -1}
+		isDisk := true
+		for i, c := range cols {
+			if i >= len(f) {
+				break
+			}
+			switch c {
+			case "ROTA":
+				d.Rotational, _ = strconv.Atoi(f[i])
+			case "SIZE":
+				d.Size = f[i]
+			case "TRAN":
+				d.Tran = f[i]
+			case "TYPE":
+				isDisk = f[i] == "disk"
+			case "MODEL":
+				d.Model = strings.Join(f[i:], " ")
+			}
+		}
+		if isDisk && !strings.HasPrefix(d.Name, "loop") && !strings.HasPrefix(d.Name, "sr") && !strings.HasPrefix(d.Name, "zram") {
+			m.Disks = append(m.Disks, d)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if len(m.Disks) == 0 {
+		return fmt.Errorf("lsblk: no disk listed")
+	}
+	// The data disk: the largest (a root disk is usually the small one), the first of equals.
+	m.Disk = m.Disks[0]
+	for _, d := range m.Disks[1:] {
+		if sizeOf(d.Size) > sizeOf(m.Disk.Size) {
+			m.Disk = d
+		}
+	}
+	return nil
+}
+
+// sizeOf reads lsblk's human sizes ("1.5T", "50G", "931.5G"; binary units) or a byte count
+// (lsblk -b); 0 when unreadable.
+func sizeOf(s string) float64 {
+	mult := 1.0
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		case 'T':
+			mult = 1 << 40
+		case 'P':
+			mult = 1 << 50
+		}
+		if mult > 1 {
+			s = s[:n-1]
+		}
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0
+	}
+	return x * mult
+}
+
+// Preset is the shipped device preset closest to the disk, and why.
+func (d Disk) Preset() string {
+	switch {
+	case strings.HasPrefix(d.Name, "nvme") || d.Tran == "nvme":
+		return "nvme"
+	case d.Rotational == 1:
+		return "hdd"
+	case strings.HasPrefix(d.Name, "vd") || strings.HasPrefix(d.Name, "xvd"):
+		return "cloud-block" // a virtio or Xen block device: a cloud volume
+	}
+	return "sata-ssd"
+}
