@@ -566,3 +566,158 @@ func TestDocBlockParsing(t *testing.T) {
 		t.Errorf("rewritten file:\n%s\nwant:\n%s", b, want)
 	}
 }
+
+// TestDocInlineCommands: a `ddlsim ...` code span in the prose that names a scenario or spec
+// file of the repository (scenarios/..., docs/...) is loaded as that command would load it (`ddlsim check FILE` with the span's --set,
+// --policy and --seed), and `ddlsim list ...` / `ddlsim version` spans run, so a renamed file,
+// a moved field or a stale override in the text fails here. Spans with placeholders
+// (FILE, DIR, SPEC.yaml, `...`) are synopses and are skipped; nothing is simulated.
+func TestDocInlineCommands(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := docFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := wfBuild(t, "")
+	dir := workdir(t, root)
+	checked := 0
+	for _, f := range files {
+		for _, sp := range inlineDdlsimSpans(t, filepath.Join(root, f)) {
+			args, ok := inlineCheckArgs(sp.words)
+			if !ok {
+				continue
+			}
+			checked++
+			stdout, stderr, code, _ := docExec(t, bin, dir, args)
+			if code != 0 {
+				t.Errorf("%s:%d: `%s`: ddlsim %s exits %d\n%s%s", f, sp.line, sp.text, strings.Join(args, " "), code, tail(stdout, 5), tail(stderr, 10))
+			}
+		}
+	}
+	if checked < 5 {
+		t.Errorf("only %d inline commands checked; the span extraction is broken", checked)
+	}
+	t.Logf("%d inline commands checked", checked)
+}
+
+type inlineSpan struct {
+	line  int
+	text  string
+	words []string
+}
+
+// repoYAML is a scenario or spec the repository ships: what an inline span is checked on.
+var repoYAML = regexp.MustCompile(`^(scenarios|docs)/[A-Za-z0-9_./-]+\.yaml$`)
+
+var placeholder = regexp.MustCompile(`^[A-Z][A-Z_.]*(\.\.\.)?$|^[A-Z]+\.yaml$|\.\.\.|^\[|^<`)
+
+// inlineDdlsimSpans returns the `ddlsim ...` code spans outside fenced blocks (a span may
+// wrap across lines of a paragraph).
+func inlineDdlsimSpans(t *testing.T, path string) []inlineSpan {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spans []inlineSpan
+	lines := strings.Split(string(b), "\n")
+	inFence := false
+	para, paraLine := "", 0
+	flush := func() {
+		rest := para
+		for {
+			i := strings.IndexByte(rest, '`')
+			if i < 0 {
+				break
+			}
+			j := strings.IndexByte(rest[i+1:], '`')
+			if j < 0 {
+				break
+			}
+			text := rest[i+1 : i+1+j]
+			line := paraLine + strings.Count(para[:len(para)-len(rest)+i], "\n")
+			rest = rest[i+1+j+1:]
+			text = strings.Join(strings.Fields(text), " ")
+			if !strings.HasPrefix(text, "ddlsim ") {
+				continue
+			}
+			words, shell, err := shellWords(text)
+			if err != nil || shell != "" {
+				continue
+			}
+			spans = append(spans, inlineSpan{line: line, text: text, words: words[1:]})
+		}
+		para = ""
+	}
+	for i, l := range lines {
+		tr := strings.TrimSpace(l)
+		if strings.HasPrefix(tr, "```") || strings.HasPrefix(tr, "~~~") {
+			flush()
+			inFence = !inFence
+			continue
+		}
+		if inFence {
+			continue
+		}
+		if tr == "" {
+			flush()
+			continue
+		}
+		if para == "" {
+			paraLine = i + 1
+		}
+		para += l + "\n"
+	}
+	flush()
+	return spans
+}
+
+// inlineCheckArgs turns a span's words into the command that checks it without simulating:
+// ("check", FILE, --set ...) for run/compare/sweep/check with a .yaml file, the span itself
+// for list and version; ok is false for anything else or a span with placeholders.
+func inlineCheckArgs(words []string) ([]string, bool) {
+	if len(words) == 0 {
+		return nil, false
+	}
+	for _, w := range words {
+		if placeholder.MatchString(w) {
+			return nil, false
+		}
+	}
+	switch words[0] {
+	case "list", "version":
+		return words, true
+	case "run", "compare", "sweep", "check":
+	default:
+		return nil, false
+	}
+	args := []string{"check"}
+	file := ""
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		name, val, hasVal := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		if strings.HasPrefix(w, "-") && !hasVal && i+1 < len(words) && name != "quiet" && name != "plot" && name != "report" && name != "resume" && name != "series" {
+			val = words[i+1]
+			i++
+		}
+		switch {
+		case !strings.HasPrefix(w, "-"):
+			if !repoYAML.MatchString(w) || file != "" {
+				return nil, false // x.yaml, DIR/config.yaml, {a,b}.yaml: illustrative, not a file
+			}
+			file = w
+		case name == "set":
+			args = append(args, "--set", val)
+		case name == "policy":
+			args = append(args, "--set", "policy="+val)
+		case name == "seed":
+			args = append(args, "--set", "seed="+val)
+		}
+	}
+	if file == "" {
+		return nil, false
+	}
+	return append(args, file), true
+}
