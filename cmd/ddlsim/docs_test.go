@@ -36,6 +36,9 @@ import (
 // A block that mentions a ddlsim command the test cannot run as written (shell syntax, a
 // variable, a command inside another program's arguments) must be marked not-run.
 func TestDocExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates every documented example (~10 s); go test without -short runs it (the race run in .ci/run is -short)")
+	}
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
