@@ -27,9 +27,10 @@ import (
 //     so `scenarios/...` resolves and what a command writes stays private to the block.
 //   - a block preceded by `<!-- fast: ARGS -->` runs each of its commands with ARGS appended
 //     (a shorter duration, one shard): what the reader runs takes longer than this test may.
-//   - a block preceded by `<!-- output -->` (or `<!-- output: stderr exit=2 -->`) starts with a
-//     `$ ddlsim ...` line and is that command's exact stdout (or stderr) below it; it is
-//     compared with what the command prints now, and rewritten by
+//   - a block preceded by `<!-- output -->` (or `<!-- output: stderr exit=2 lines=1-12,30-31 -->`)
+//     starts with a `$ ddlsim ...` line and is that command's exact stdout (or stderr; with
+//     lines=, those line ranges joined by "..." lines) below it; it is compared with what the
+//     command prints now, and rewritten by
 //     DDLSIM_UPDATE_DOC=1 go test ./cmd/ddlsim -run TestDocExamples
 //   - a block preceded by `<!-- not-run: REASON -->` is skipped; the reason is required.
 //
@@ -412,20 +413,23 @@ func (b *docBlock) run(t *testing.T, root, bin string, cmds []docCmd) {
 	}
 }
 
-var outputOption = regexp.MustCompile(`^(stderr|exit=\d+)$`)
+var outputOption = regexp.MustCompile(`^(stderr|exit=\d+|lines=\d+-\d+(,\d+-\d+)*)$`)
 
 // checkOutput runs an output block's command and compares what it prints with the block.
 // It returns the block's up-to-date body.
 func (b *docBlock) checkOutput(t *testing.T, root, bin string, update bool) ([]string, bool) {
-	useStderr, wantExit := false, 0
+	useStderr, wantExit, ranges := false, 0, ""
 	for _, o := range strings.Fields(b.arg) {
 		if !outputOption.MatchString(o) {
-			t.Errorf("%s:%d: <!-- output: %s -->: unknown option %q (stderr, exit=N)", b.file, b.line, b.arg, o)
+			t.Errorf("%s:%d: <!-- output: %s -->: unknown option %q (stderr, exit=N, lines=A-B,C-D)", b.file, b.line, b.arg, o)
 			return nil, false
 		}
-		if o == "stderr" {
+		switch {
+		case o == "stderr":
 			useStderr = true
-		} else {
+		case strings.HasPrefix(o, "lines="):
+			ranges = strings.TrimPrefix(o, "lines=")
+		default:
 			wantExit, _ = strconv.Atoi(strings.TrimPrefix(o, "exit="))
 		}
 	}
@@ -449,13 +453,48 @@ func (b *docBlock) checkOutput(t *testing.T, root, bin string, update bool) ([]s
 	if useStderr {
 		got = stderr
 	}
-	body := append([]string{b.body[0]}, outputLines(got)...)
+	printed := outputLines(got)
+	if ranges != "" {
+		var err error
+		if printed, err = selectLines(printed, ranges); err != nil {
+			t.Errorf("%s:%d: <!-- output: %s -->: %v", b.file, b.line, b.arg, err)
+			return nil, false
+		}
+	}
+	body := append([]string{b.body[0]}, printed...)
 	if !update && strings.Join(body, "\n") != strings.Join(trimLines(b.body), "\n") {
 		t.Errorf("%s:%d: the sample output of %q is not what the command prints; regenerate it with\n"+
 			"  DDLSIM_UPDATE_DOC=1 go test ./cmd/ddlsim -run TestDocExamples\n%s",
 			b.file, b.line, b.body[0], lineDiff(b.file, b.bodyStart+2, trimLines(b.body[1:]), body[1:]))
 	}
 	return body, true
+}
+
+// selectLines keeps the 1-based line ranges "A-B,C-D" of lines, in order, with a "..." line
+// where lines are left out (between ranges and after the last, when it is not the end).
+func selectLines(lines []string, ranges string) ([]string, error) {
+	var out []string
+	prev := 0
+	for _, r := range strings.Split(ranges, ",") {
+		a, b, _ := strings.Cut(r, "-")
+		from, _ := strconv.Atoi(a)
+		to, _ := strconv.Atoi(b)
+		if from < 1 || to < from || from <= prev {
+			return nil, fmt.Errorf("lines=%s: ranges must ascend from 1", ranges)
+		}
+		if to > len(lines) {
+			return nil, fmt.Errorf("lines=%s: the command prints %d lines", ranges, len(lines))
+		}
+		if from > prev+1 {
+			out = append(out, "...")
+		}
+		out = append(out, lines[from-1:to]...)
+		prev = to
+	}
+	if prev < len(lines) {
+		out = append(out, "...")
+	}
+	return out, nil
 }
 
 // outputLines is printed text as block lines: trailing blanks cut (Markdown editors strip
@@ -559,6 +598,19 @@ func TestDocBlockParsing(t *testing.T) {
 	}
 	if got := strings.Join(blocks[3].body, "\n"); got != "$ ddlsim check bad.yaml\nbad.yaml:1:1: oops" {
 		t.Errorf("output body %q", got)
+	}
+	// lines= keeps ranges, "..." marking what is left out.
+	ten := strings.Split("1 2 3 4 5 6 7 8 9 10", " ")
+	if got, err := selectLines(ten, "1-2,5-5"); err != nil || strings.Join(got, " ") != "1 2 ... 5 ..." {
+		t.Errorf("selectLines 1-2,5-5: %q %v", got, err)
+	}
+	if got, err := selectLines(ten, "3-4,9-10"); err != nil || strings.Join(got, " ") != "... 3 4 ... 9 10" {
+		t.Errorf("selectLines 3-4,9-10: %q %v", got, err)
+	}
+	for _, bad := range []string{"2-1", "1-3,2-4", "9-11"} {
+		if _, err := selectLines(ten, bad); err == nil {
+			t.Errorf("selectLines %s: no error", bad)
+		}
 	}
 	// Rewriting replaces exactly the body of the block.
 	if err := rewriteDocBlocks(p, map[int][]string{blocks[3].bodyStart: {"$ ddlsim check bad.yaml", "new"}}); err != nil {
