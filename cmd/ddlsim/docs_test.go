@@ -406,6 +406,9 @@ func (b *docBlock) run(t *testing.T, root, bin string, cmds []docCmd) {
 		args := append(append([]string(nil), c.args...), extra...)
 		stdout, stderr, code, took := docExec(t, bin, dir, args)
 		t.Logf("%s:%d: %.1f s: ddlsim %s", b.file, c.line, took.Seconds(), strings.Join(args, " "))
+		if strings.Contains(stderr, "warning:") {
+			t.Logf("%s:%d: the example warns:\n%s", b.file, c.line, tail(stderr, 5))
+		}
 		if code != 0 {
 			t.Errorf("%s:%d: %s\n  exit %d (ran: ddlsim %s)\n%s%s", b.file, c.line, c.text, code,
 				strings.Join(args, " "), tail(stdout, 10), tail(stderr, 20))
