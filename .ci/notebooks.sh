@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Executes notebooks/*.ipynb headlessly on results ddlsim produces here, and fails if any cell
-# fails. Installs Debian's Jupyter, pandas and matplotlib when missing. The notebooks in the
-# repository keep their outputs cleared; executed copies go to a temp dir and are discarded.
+# fails or an executed notebook holds no image output (.ci/nb-images.py: a notebook that runs
+# but draws nothing passes a cells-only check). policy-comparison runs twice: on 3 seeds and on
+# 1 seed (no confidence interval). Installs Debian's Jupyter, pandas, matplotlib and scipy when
+# missing. The notebooks in the repository keep their outputs cleared; executed copies go to a
+# temp dir and are discarded.
 #
 # Run from anywhere: bash .ci/notebooks.sh
 set -euo pipefail
@@ -10,11 +13,11 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/ddlsim-notebooks.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-if ! command -v jupyter-nbconvert >/dev/null || ! /usr/bin/python3 -c 'import pandas, matplotlib, ipykernel' 2>/dev/null; then
-  echo "== notebooks: installing jupyter-nbconvert, pandas, matplotlib, ipykernel"
+if ! command -v jupyter-nbconvert >/dev/null || ! /usr/bin/python3 -c 'import pandas, matplotlib, scipy, ipykernel' 2>/dev/null; then
+  echo "== notebooks: installing jupyter-nbconvert, pandas, matplotlib, scipy, ipykernel"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q >/dev/null
-  apt-get install -y -q --no-install-recommends jupyter-nbconvert python3-pandas python3-matplotlib python3-ipykernel >/dev/null
+  apt-get install -y -q --no-install-recommends jupyter-nbconvert python3-pandas python3-matplotlib python3-scipy python3-ipykernel >/dev/null
 fi
 
 cd "$repo"
@@ -22,9 +25,11 @@ cd "$repo"
 echo "== notebooks: producing results with ddlsim"
 go build -o "$work/ddlsim" ./cmd/ddlsim
 "$work/ddlsim" compare scenarios/sweeps/tiny.yaml --policies fullscan,lazy,indexed --seeds 3 --out "$work/compare" >/dev/null
+"$work/ddlsim" compare scenarios/sweeps/tiny.yaml --policies fullscan,indexed --seeds 1 --out "$work/compare-1seed" >/dev/null
 "$work/ddlsim" sweep scenarios/sweeps/ci-small.yaml --shard 0/1 --out "$work/sweep" >/dev/null
 
-export DDLSIM_COMPARE_DIR=$work/compare DDLSIM_SWEEP_DIR=$work/sweep MPLBACKEND=Agg
+# The notebooks choose their own backend (%matplotlib inline); none is forced here.
+unset MPLBACKEND
 status=0
 for nb in notebooks/*.ipynb; do
   # The committed notebooks must have their outputs cleared.
@@ -34,13 +39,31 @@ nb = json.load(open(sys.argv[1]))
 sys.exit(any(c.get("outputs") or c.get("execution_count") for c in nb["cells"] if c["cell_type"] == "code"))
 PY
   then :; else echo "== notebooks: FAIL: $nb has outputs; clear them before committing" >&2; status=1; fi
-  if jupyter-nbconvert --to notebook --execute --ExecutePreprocessor.timeout=300 \
-      --output-dir "$work/executed" "$nb" >"$work/log" 2>&1; then
-    echo "== notebooks: ok   $nb"
+done
+
+# execute NAME NOTEBOOK VAR=VALUE...: runs the notebook with the environment given.
+execute() {
+  local name=$1 nb=$2; shift 2
+  local start=$SECONDS
+  if env "$@" jupyter-nbconvert --to notebook --execute --ExecutePreprocessor.timeout=300 \
+      --output-dir "$work/executed" --output "$name" "$nb" >"$work/log" 2>&1; then
+    echo "== notebooks: ran  $nb ($name, $((SECONDS - start)) s)"
   else
-    echo "== notebooks: FAIL $nb" >&2
+    echo "== notebooks: FAIL $nb ($name)" >&2
     tail -40 "$work/log" >&2
     status=1
   fi
+}
+execute policy-comparison       notebooks/policy-comparison.ipynb DDLSIM_COMPARE_DIR="$work/compare"
+execute policy-comparison-1seed notebooks/policy-comparison.ipynb DDLSIM_COMPARE_DIR="$work/compare-1seed"
+execute sweep-analysis          notebooks/sweep-analysis.ipynb    DDLSIM_SWEEP_DIR="$work/sweep"
+for nb in notebooks/*.ipynb; do
+  case " policy-comparison sweep-analysis " in
+    *" $(basename "$nb" .ipynb) "*) ;;
+    *) execute "$(basename "$nb" .ipynb)" "$nb" DDLSIM_COMPARE_DIR="$work/compare" DDLSIM_SWEEP_DIR="$work/sweep" ;;
+  esac
 done
+
+# Every executed notebook must hold a figure.
+/usr/bin/python3 .ci/nb-images.py "$work"/executed/*.ipynb || status=1
 exit $status
