@@ -267,6 +267,8 @@ func ColumnsOf(rows []Row) Columns {
 		add("baseline_tps", func(d *metrics.DDLResult) string { return f(d.BaselineTPS) })
 		add("min_tps", func(d *metrics.DDLResult) string { return f(d.MinTPS) })
 		add("mean_tps", func(d *metrics.DDLResult) string { return f(d.MeanTPS) })
+		add("lat_p95_ms", func(d *metrics.DDLResult) string { return f(d.LatP95Ms) })
+		add("lat_p99_ms", func(d *metrics.DDLResult) string { return f(d.LatP99Ms) })
 		add("seconds_below_half", func(d *metrics.DDLResult) string { return f(d.SecondsBelowHalf) })
 		for _, name := range phases[i] {
 			add("phase_"+name+"_s", func(d *metrics.DDLResult) string {

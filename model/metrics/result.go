@@ -67,10 +67,14 @@ type DDLResult struct {
 	Restarts     uint64 `json:"restarts"`
 	// AHIPagesDropped counts pages whose adaptive-hash entries it dropped.
 	AHIPagesDropped uint64 `json:"ahi_pages_dropped"`
-	// Traffic dip while it ran.
+	// Traffic dip while it ran (the report intervals inside it; docs/output.md): the
+	// baseline TPS before it, the lowest and mean TPS during it, the 95th and 99th percentile
+	// latency of the transactions during it (NaN: none), and the time below half the baseline.
 	BaselineTPS      float64 `json:"baseline_tps"`
 	MinTPS           float64 `json:"min_tps"`
 	MeanTPS          float64 `json:"mean_tps"`
+	LatP95Ms         float64 `json:"lat_p95_ms"`
+	LatP99Ms         float64 `json:"lat_p99_ms"`
 	SecondsBelowHalf float64 `json:"seconds_below_half"`
 }
 

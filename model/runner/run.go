@@ -113,7 +113,7 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 		res.Summary = appendNew(res.Summary, w.Summary(&res.Series, interval.Seconds()))
 	}
 	for _, d := range m.DDLs() {
-		res.DDL = append(res.DDL, ddlResult(d, warm, interval, &res.Series))
+		res.DDL = append(res.DDL, ddlResult(d, warm, interval, &res.Series, rec.ddlLat))
 	}
 	if opt.Inspect != nil {
 		opt.Inspect(m)
@@ -202,6 +202,11 @@ type recorder struct {
 	lastWait [3]sim.Time
 	t0       sim.Time
 	ddlBusy  func() bool
+	wasBusy  bool // a DDL statement was running at the previous sample
+	// ddlLat holds, per series row, a histogram of the interval's transaction latencies when
+	// a DDL statement ran at its start or its end (nil otherwise), so ddlResult can take the
+	// latency quantiles of all transactions during a statement, not an average of quantiles.
+	ddlLat []*sim.Histogram
 	// client, other: the run has a co-located client / other processes, whose CPU the series
 	// shows apart from the server's (CPUColumns).
 	client, other bool
@@ -242,6 +247,7 @@ func (r *recorder) reset() {
 	r.lastBusy = r.srv.Cores.Stats().BusyNs
 	r.lastLSN = r.srv.Redo.LSN()
 	r.lastWait = r.mutexWaits()
+	r.wasBusy = r.ddlBusy()
 	r.srv.Lat = r.srv.Lat[:0]
 }
 
@@ -277,9 +283,19 @@ func (r *recorder) sample() {
 	waits := r.mutexWaits()
 	wms := func(i int) float64 { return float64(waits[i]-r.lastWait[i]) / 1e6 / dt }
 	active := 0.0
-	if r.ddlBusy() {
+	busyNow := r.ddlBusy()
+	if busyNow {
 		active = 1
 	}
+	var h *sim.Histogram
+	if busyNow || r.wasBusy {
+		h = new(sim.Histogram)
+		for _, v := range lat {
+			h.Record(sim.Time(math.Round(v * 1e6))) // ms → ns
+		}
+	}
+	r.ddlLat = append(r.ddlLat, h)
+	r.wasBusy = busyNow
 	row := []float64{
 		(now - r.t0).Seconds(), rate(st.Txns, l.Txns),
 		rate(st.Reads+st.Writes+st.Others, l.Reads+l.Writes+l.Others),
@@ -385,8 +401,12 @@ func cv(xs []float64) float64 {
 }
 
 // ddlResult converts a DDL's virtual times into seconds since the end of warmup and measures
-// the traffic dip: baseline = mean TPS of the intervals that ended before it started.
-func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series) metrics.DDLResult {
+// the traffic dip: baseline = mean TPS of the intervals that ended before it started; the
+// intervals during it are those that start inside it (or, for a statement shorter than an
+// interval and inside one, the interval that holds it): their lowest and mean TPS, the time
+// they spent below half the baseline, and the 95th and 99th percentile latency of all their
+// transactions (lat, per series row: the histograms the recorder kept).
+func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series, lat []*sim.Histogram) metrics.DDLResult {
 	r := d.DDLResult
 	sec := func(t sim.Time) float64 { return (t - warm).Seconds() }
 	r.StartS, r.EndS = sec(d.Start), sec(d.End)
@@ -396,7 +416,8 @@ func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series) metrics
 	}
 	tc := s.Col("tps")
 	var base, during []float64
-	for _, row := range s.Rows {
+	var rows []int
+	for i, row := range s.Rows {
 		end := row[0]
 		startI := end - interval.Seconds()
 		switch {
@@ -404,7 +425,27 @@ func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series) metrics
 			base = append(base, row[tc])
 		case startI >= r.StartS && end <= r.EndS+interval.Seconds():
 			during = append(during, row[tc])
+			rows = append(rows, i)
 		}
+	}
+	if len(during) == 0 {
+		for i, row := range s.Rows {
+			if end := row[0]; end-interval.Seconds() < r.EndS && end > r.StartS {
+				during = append(during, row[tc])
+				rows = append(rows, i)
+			}
+		}
+	}
+	r.LatP95Ms, r.LatP99Ms = math.NaN(), math.NaN()
+	var h sim.Histogram
+	for _, i := range rows {
+		if i < len(lat) && lat[i] != nil {
+			h.Merge(lat[i])
+		}
+	}
+	if h.Count() > 0 {
+		r.LatP95Ms = float64(h.Quantile(0.95)) / 1e6
+		r.LatP99Ms = float64(h.Quantile(0.99)) / 1e6
 	}
 	r.BaselineTPS = mean(base)
 	if len(during) > 0 {
