@@ -63,22 +63,8 @@ func Dir(dir string) ([]string, error) {
 	} else {
 		files = append(files, f...)
 	}
-	ax := axesOf(rows)
-	xs := ax.varying
-	if man.Kind == "compare" || len(xs) == 0 {
-		xs = sweep.ColumnsOf(rows).Params[:min(1, len(sweep.ColumnsOf(rows).Params))]
-	} else if len(xs) > 1 {
-		// The policy makes the lines, not an axis, whenever something else varies.
-		var nx []string
-		for _, x := range xs {
-			if x != "policy" {
-				nx = append(nx, x)
-			}
-		}
-		xs = nx
-	}
 	names := sweep.Tabulate(sweep.GroupByPoint(rows)).Metrics
-	for _, x := range xs {
+	for _, x := range figureAxes(man, rows) {
 		for _, m := range names {
 			p, err := MetricVsParam(rows, x, m)
 			if err != nil {
@@ -92,6 +78,69 @@ func Dir(dir string) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// figureAxes are the parameters Dir draws metrics against: the policy for a compare, else
+// each varying parameter but the policy (which makes the lines whenever something else varies).
+func figureAxes(man *sweep.Manifest, rows []sweep.Row) []string {
+	xs := axesOf(rows).varying
+	if man.Kind == "compare" || len(xs) == 0 {
+		return sweep.ColumnsOf(rows).Params[:min(1, len(sweep.ColumnsOf(rows).Params))]
+	}
+	if len(xs) > 1 {
+		var nx []string
+		for _, x := range xs {
+			if x != "policy" {
+				nx = append(nx, x)
+			}
+		}
+		xs = nx
+	}
+	return xs
+}
+
+// Ordered lists the PNG figures of a compare or sweep directory's plots/ by what they tell:
+// main holds the throughput and, per statement, its duration and traffic impact (the compare
+// table's first rows, in its order); more holds the run metrics, the phases, and any other
+// figure in the directory, in that order.
+func Ordered(dir string) (main, more []string, err error) {
+	man, err := sweep.ReadManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := sweep.ReadResults(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := filepath.Join(dir, PlotsDir)
+	have := map[string]bool{}
+	for _, f := range Files(out) {
+		have[f] = true
+	}
+	used := map[string]bool{}
+	take := func(list *[]string, f string) {
+		if have[f] && !used[f] {
+			used[f] = true
+			*list = append(*list, f)
+		}
+	}
+	take(&main, filepath.Join(out, "throughput.png"))
+	if len(rows) > 0 {
+		st := sweep.Tabulate(sweep.GroupByPoint(rows))
+		for _, x := range figureAxes(man, rows) {
+			for mi, m := range st.Metrics {
+				list := &more
+				if st.Kinds[mi] == sweep.KindImpact {
+					list = &main
+				}
+				take(list, filepath.Join(out, slug(m)+"-vs-"+slug(x)+".png"))
+			}
+		}
+	}
+	for _, f := range Files(out) {
+		take(&more, f)
+	}
+	return main, more, nil
 }
 
 // overlay draws throughput.{png,svg} when the directory kept per-run series: one line per
