@@ -2,6 +2,7 @@ package plot
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -183,15 +184,35 @@ func runDir(dir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s is neither a sweep/compare directory (%s) nor a run directory: %v", dir, sweep.ManifestFile, err)
 	}
-	ddl, err := readDDLCSV(filepath.Join(dir, metrics.DDLFile))
+	ddl, err := readSummaryDDL(filepath.Join(dir, metrics.SummaryFile))
+	if os.IsNotExist(err) {
+		ddl, err = readDDLCSV(filepath.Join(dir, metrics.DDLFile))
+	}
 	if err != nil {
 		return nil, err
 	}
 	return Run(dir, filepath.Base(filepath.Clean(dir)), s, ddl)
 }
 
-// readDDLCSV reads the ddl.csv of a run directory (model/metrics.WriteDir). It keeps phase
-// durations only, so phases are laid end to end from the statement's start, in column order.
+// readSummaryDDL reads the DDL statements of a run directory's summary.json, phases with
+// their start and end times.
+func readSummaryDDL(path string) ([]metrics.DDLResult, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var sum struct {
+		DDL []metrics.DDLResult `json:"ddl"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return sum.DDL, nil
+}
+
+// readDDLCSV reads the ddl.csv of a run directory (model/metrics.WriteDir), for a directory
+// without summary.json. It has phase durations only, so the phases (every occurrence, from
+// the phases column) are laid end to end from the statement's start.
 func readDDLCSV(path string) ([]metrics.DDLResult, error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
@@ -237,10 +258,12 @@ func readDDLCSV(path string) ([]metrics.DDLResult, error) {
 				d.Failed = v == "true"
 			case h == "unfinished":
 				d.Unfinished = v == "true"
-			case strings.HasPrefix(h, "phase_") && strings.HasSuffix(h, "_s") && v != "":
-				name := strings.TrimSuffix(strings.TrimPrefix(h, "phase_"), "_s")
-				d.Phases = append(d.Phases, metrics.Phase{Name: name, StartS: t, EndS: t + num(v)})
-				t += num(v)
+			case h == "phases":
+				for _, f := range strings.Fields(v) {
+					name, dur, _ := strings.Cut(f, "=")
+					d.Phases = append(d.Phases, metrics.Phase{Name: name, StartS: t, EndS: t + num(dur)})
+					t += num(dur)
+				}
 			}
 		}
 		out = append(out, d)

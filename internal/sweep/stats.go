@@ -181,14 +181,7 @@ func KeyMetricsOf(r *Row) []KeyMetric {
 		}
 		// A phase that occurs several times (CREATE INDEX's observer flush: once per index,
 		// once at the end) is one metric: the total time spent in it.
-		var names []string
-		total := map[string]float64{}
-		for _, ph := range d.Phases {
-			if _, ok := total[ph.Name]; !ok {
-				names = append(names, ph.Name)
-			}
-			total[ph.Name] += ph.EndS - ph.StartS
-		}
+		names, total := metrics.PhaseTotals(d.Phases)
 		for _, n := range names {
 			out = append(out, KeyMetric{Metric: metrics.Metric{Name: name(n + "_s"), Value: total[n]}, Kind: KindPhase, DDL: i})
 		}

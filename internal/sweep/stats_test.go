@@ -1,6 +1,8 @@
 package sweep
 
 import (
+	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -103,5 +105,37 @@ func TestStatStringPlain(t *testing.T) {
 		if got := c.s.Cell(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
 		}
+	}
+}
+
+// results.csv and results.jsonl use the run directory's number format: no exponent, NaN an
+// empty cell / null, infinities +Inf in CSV and null in JSON.
+func TestResultsNumberFormat(t *testing.T) {
+	rows := []Row{{Point: 0, Seed: 1, Metrics: metrics.Summary{{Name: "big", Value: 1.435e5 + 0.5}, {Name: "huge", Value: 2e21},
+		{Name: "tiny", Value: 2.5e-9}, {Name: "none", Value: nan}, {Name: "inf", Value: math.Inf(1)}},
+		DDL: []metrics.DDLResult{{Op: "drop_table", DurationS: 1e-7, LatP95Ms: nan, MinTPS: math.Inf(1),
+			Phases: []metrics.Phase{{Name: "drop", StartS: 0, EndS: 1e-7}}}}, WallTimeS: 1e-8}}
+	var c, j strings.Builder
+	if err := WriteCSV(&c, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSONL(&j, rows); err != nil {
+		t.Fatal(err)
+	}
+	exp := regexp.MustCompile(`[0-9][eE][-+]?[0-9]`)
+	for name, s := range map[string]string{"csv": c.String(), "jsonl": j.String()} {
+		if exp.MatchString(s) {
+			t.Errorf("%s holds exponent notation %q:\n%s", name, exp.FindString(s), s)
+		}
+	}
+	if !strings.Contains(c.String(), ",143500.5,2000000000000000000000,0.0000000025,,+Inf,") {
+		t.Errorf("csv:\n%s", c.String())
+	}
+	if !strings.Contains(j.String(), `"none":null,"inf":null`) || !strings.Contains(j.String(), `"lat_p95_ms":null`) {
+		t.Errorf("jsonl:\n%s", j.String())
+	}
+	back, err := ReadJSONL(strings.NewReader(j.String()))
+	if err != nil || len(back) != 1 || !math.IsNaN(back[0].DDL[0].LatP95Ms) {
+		t.Errorf("read back: %+v %v", back, err)
 	}
 }

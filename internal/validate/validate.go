@@ -86,7 +86,7 @@ func (f Float) MarshalJSON() ([]byte, error) {
 	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 		return []byte("null"), nil
 	}
-	return json.Marshal(float64(f))
+	return []byte(metrics.JSONFloat(float64(f))), nil
 }
 
 func (f *Float) UnmarshalJSON(b []byte) error {
