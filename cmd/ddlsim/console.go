@@ -25,8 +25,8 @@ type consoleField struct {
 var consoleFields = []consoleField{
 	{label: "tps: ", cols: []string{"tps"}, prec: 2},
 	{label: "qps: ", cols: []string{"qps"}, prec: 2},
-	{label: "(r/w/o: ", cols: []string{"reads_s", "writes_s", "other_s"}, prec: 2, after: ")"},
-	{label: "iud/s: ", cols: []string{"iud_s"}, prec: 0},
+	{label: "(r/w/o: ", cols: []string{"reads_per_s", "writes_per_s", "other_per_s"}, prec: 2, after: ")"},
+	{label: "iud/s: ", cols: []string{"iud_per_s"}, prec: 0},
 	{label: "lat (ms,95%): ", cols: []string{"lat_p95_ms"}, prec: 2},
 	{label: "hit: ", cols: []string{"hit_ratio"}, prec: 4},
 	{label: "cpu: ", cols: []string{"cpu_util"}, prec: 2},
@@ -106,7 +106,7 @@ func printDDL(w io.Writer, ddl []metrics.DDLResult) {
 			ph = append(ph, p.Name+"="+human(p.EndS-p.StartS))
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Op, d.Table, d.Policy, human(d.StartS),
-			human(d.DurationS), human(d.MinTPS), human(d.SecondsBelowHalf), status, strings.Join(ph, " "))
+			human(d.DurationS), human(d.MinTPS), human(d.BelowHalfS), status, strings.Join(ph, " "))
 	}
 	tw.Flush()
 }

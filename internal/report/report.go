@@ -287,7 +287,7 @@ func ddlTable(ds []metrics.DDLResult) Table {
 			dur = "unfinished (> " + dur + " s)"
 		}
 		t.Rows = append(t.Rows, []string{d.Op, d.Table, d.Policy, p(d.StartS), dur,
-			p(d.BaselineTPS), p(d.MinTPS), p(d.MeanTPS), p(d.LatP95Ms), p(d.LatP99Ms), p(d.SecondsBelowHalf)})
+			p(d.BaselineTPS), p(d.MinTPS), p(d.MeanTPS), p(d.LatP95Ms), p(d.LatP99Ms), p(d.BelowHalfS)})
 	}
 	return t
 }

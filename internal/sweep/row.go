@@ -16,9 +16,10 @@ import (
 	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
-// SchemaVersion is the version of the JSONL row and CSV layout (docs/sweeps.md). Bump it when a
-// field changes meaning or disappears; adding metrics does not bump it.
-const SchemaVersion = 1
+// SchemaVersion is the version of the JSONL row and CSV layout (docs/sweeps.md): the output
+// contract's version, shared with a run directory's summary.json (metrics.SchemaVersion).
+// Bumped when a field is renamed, changes meaning or disappears; adding metrics does not.
+const SchemaVersion = metrics.SchemaVersion
 
 // Row is one run's result: one JSONL line, one CSV row.
 type Row struct {
@@ -260,7 +261,7 @@ func ColumnsOf(rows []Row) Columns {
 		add("mean_tps", func(d *metrics.DDLResult) string { return f(d.MeanTPS) })
 		add("lat_p95_ms", func(d *metrics.DDLResult) string { return f(d.LatP95Ms) })
 		add("lat_p99_ms", func(d *metrics.DDLResult) string { return f(d.LatP99Ms) })
-		add("seconds_below_half", func(d *metrics.DDLResult) string { return f(d.SecondsBelowHalf) })
+		add("below_half_s", func(d *metrics.DDLResult) string { return f(d.BelowHalfS) })
 		add("phases", func(d *metrics.DDLResult) string { return metrics.PhaseList(d.Phases) })
 		for _, name := range phases[i] {
 			add("phase_"+name+"_s", func(d *metrics.DDLResult) string {

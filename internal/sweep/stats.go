@@ -145,10 +145,10 @@ type KeyMetric struct {
 
 // ImpactFields are the traffic-impact values of a DDL statement that the compare table shows
 // right after its duration, as ddl<i>_<op>_<field>.
-var ImpactFields = []string{"baseline_tps", "min_tps", "mean_tps", "lat_p95_ms", "lat_p99_ms", "seconds_below_half"}
+var ImpactFields = []string{"baseline_tps", "min_tps", "mean_tps", "lat_p95_ms", "lat_p99_ms", "below_half_s"}
 
 func impactValues(d *metrics.DDLResult) []float64 {
-	return []float64{d.BaselineTPS, d.MinTPS, d.MeanTPS, d.LatP95Ms, d.LatP99Ms, d.SecondsBelowHalf}
+	return []float64{d.BaselineTPS, d.MinTPS, d.MeanTPS, d.LatP95Ms, d.LatP99Ms, d.BelowHalfS}
 }
 
 // KeyMetrics lists a run's summary metrics followed by each DDL statement's duration, traffic

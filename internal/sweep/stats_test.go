@@ -44,7 +44,7 @@ func TestTableImpactFirstPlainNumbers(t *testing.T) {
 		return Row{Point: point, Params: []Param{{"policy", pol}}, Seed: seed,
 			Metrics: metrics.Summary{{Name: "tps_mean", Value: 143512.25 + float64(seed)}, {Name: "hit_ratio_mean", Value: 0.9999991}},
 			DDL: []metrics.DDLResult{{Op: "create_index", Table: "big", DurationS: dur, Unfinished: unfinished,
-				BaselineTPS: 150000, MinTPS: 1234567.5, MeanTPS: 90000, LatP95Ms: 12.5, LatP99Ms: 40.25, SecondsBelowHalf: 3,
+				BaselineTPS: 150000, MinTPS: 1234567.5, MeanTPS: 90000, LatP95Ms: 12.5, LatP99Ms: 40.25, BelowHalfS: 3,
 				Phases: []metrics.Phase{{Name: "scan", StartS: 0, EndS: 0.0000125}, {Name: "load", StartS: 0.5, EndS: dur}}}}}
 	}
 	rows := []Row{row(0, "fullscan", 1, 600, true), row(0, "fullscan", 2, 600, true),
@@ -62,7 +62,7 @@ func TestTableImpactFirstPlainNumbers(t *testing.T) {
 		}
 	}
 	want := []string{"metric", "runs", "ddl0_create_index_duration_s", "ddl0_create_index_baseline_tps", "ddl0_create_index_min_tps",
-		"ddl0_create_index_mean_tps", "ddl0_create_index_lat_p95_ms", "ddl0_create_index_lat_p99_ms", "ddl0_create_index_seconds_below_half",
+		"ddl0_create_index_mean_tps", "ddl0_create_index_lat_p95_ms", "ddl0_create_index_lat_p99_ms", "ddl0_create_index_below_half_s",
 		"tps_mean", "hit_ratio_mean", "ddl0_create_index_scan_s", "ddl0_create_index_load_s"}
 	if strings.Join(order, " ") != strings.Join(want, " ") {
 		t.Errorf("row order\n%v\nwant\n%v\n%s", order, want, out)

@@ -324,11 +324,18 @@ func formatValue(v reflect.Value) string {
 	return string(b)
 }
 
-// summaryJSON writes {"meta": {...}, "summary": {...}, "ddl": [...]} with keys in their
+// SchemaVersion is the version of the output files' layout and names: a run directory's
+// (summary.json's schema_version) and a compare or sweep's results (internal/sweep). Bump it
+// when a column or field is renamed, changes meaning or disappears; adding one does not.
+// 2: rates end in _per_s (iud_per_s, was iud_s), seconds_below_half is below_half_s, ddl.csv
+// totals repeated phases and lists them all in phases, DDL results have lat_p95_ms/lat_p99_ms.
+const SchemaVersion = 2
+
+// summaryJSON writes {"schema_version": N, "meta": {...}, "summary": {...}, "ddl": [...]} with keys in their
 // given order (Go maps would sort them, and summary order is part of the format).
 func summaryJSON(b Bundle) ([]byte, error) {
 	var buf bytes.Buffer
-	buf.WriteString("{\n  \"meta\": {")
+	fmt.Fprintf(&buf, "{\n  \"schema_version\": %d,\n  \"meta\": {", SchemaVersion)
 	for i, m := range b.Meta {
 		v, err := json.Marshal(m.Value)
 		if err != nil {

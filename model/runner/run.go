@@ -17,13 +17,13 @@ import (
 
 // Columns of the per-interval series (docs/output.md).
 var Columns = []string{
-	"time_s", "tps", "qps", "reads_s", "writes_s", "other_s", "iud_s", "commits_s",
+	"time_s", "tps", "qps", "reads_per_s", "writes_per_s", "other_per_s", "iud_per_s", "commits_per_s",
 	"lat_p50_ms", "lat_p95_ms", "lat_p99_ms", "lat_max_ms",
-	"hit_ratio", "free_pages", "dirty_pages", "lru_pages", "pages_read_s", "pages_written_s",
-	"lru_mutex_wait_ms_s", "free_mutex_wait_ms_s", "flush_mutex_wait_ms_s", "cpu_util",
-	"checkpoint_age_mb", "temp_truncations_s", "ddl_active",
-	"made_young_s", "single_page_flushes_s", "free_waits_s", "runnable", "temp_sessions_closing",
-	"mdl_waiting", "err_s", "redo_mb_s",
+	"hit_ratio", "free_pages", "dirty_pages", "lru_pages", "pages_read_per_s", "pages_written_per_s",
+	"lru_mutex_wait_ms_per_s", "free_mutex_wait_ms_per_s", "flush_mutex_wait_ms_per_s", "cpu_util",
+	"checkpoint_age_mb", "temp_truncations_per_s", "ddl_active",
+	"made_young_per_s", "single_page_flushes_per_s", "free_waits_per_s", "runnable", "temp_sessions_closing",
+	"mdl_waiting", "err_per_s", "redo_mb_per_s",
 }
 
 // Test hooks: sampleHook is called after every report sample, trimHook with the latencies
@@ -358,20 +358,20 @@ func summarize(srv *server.Server, s *metrics.Series, warm sim.Time) metrics.Sum
 	}
 	add("tps_cv", cv(tps))
 	add("qps_mean", mean(column(s, "qps")))
-	add("iud_s_mean", mean(column(s, "iud_s")))
-	add("commits_s_mean", mean(column(s, "commits_s")))
+	add("iud_per_s_mean", mean(column(s, "iud_per_s")))
+	add("commits_per_s_mean", mean(column(s, "commits_per_s")))
 	add("lat_p95_ms_mean", mean(column(s, "lat_p95_ms")))
 	add("hit_ratio_mean", mean(column(s, "hit_ratio")))
 	add("dirty_pages_mean", mean(column(s, "dirty_pages")))
-	add("pages_written_s_mean", mean(column(s, "pages_written_s")))
+	add("pages_written_per_s_mean", mean(column(s, "pages_written_per_s")))
 	add("cpu_util_mean", mean(column(s, "cpu_util")))
 	for _, c := range CPUColumns {
 		if s.Col(c) >= 0 {
 			add(c+"_mean", mean(column(s, c)))
 		}
 	}
-	add("lru_mutex_wait_ms_s_mean", mean(column(s, "lru_mutex_wait_ms_s")))
-	add("flush_mutex_wait_ms_s_mean", mean(column(s, "flush_mutex_wait_ms_s")))
+	add("lru_mutex_wait_ms_per_s_mean", mean(column(s, "lru_mutex_wait_ms_per_s")))
+	add("flush_mutex_wait_ms_per_s_mean", mean(column(s, "flush_mutex_wait_ms_per_s")))
 	// Session temp-tablespace truncations begun in the measured time.
 	var d []float64
 	var nodes float64
@@ -453,7 +453,7 @@ func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series, lat []*
 		for _, v := range during {
 			r.MinTPS = math.Min(r.MinTPS, v)
 			if v < r.BaselineTPS/2 {
-				r.SecondsBelowHalf += interval.Seconds()
+				r.BelowHalfS += interval.Seconds()
 			}
 		}
 		r.MeanTPS = mean(during)
