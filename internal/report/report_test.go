@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -197,5 +198,35 @@ func TestCompareReportOrder(t *testing.T) {
 	}
 	if regexp.MustCompile(`<td>[^<]*[0-9]e[-+][0-9]`).MatchString(html) {
 		t.Error("a table cell holds exponent notation")
+	}
+}
+
+// Every file of a compare directory with its figures and report is readable by everyone
+// (0644, directories 0755), as a run directory's are.
+func TestCompareFilesMode0644(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir := sweeptest.Dir(t, "compare")
+	if _, err := Dir(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		want := os.FileMode(0o644)
+		if fi.IsDir() {
+			want = 0o755
+		} else {
+			n++
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, fi.Mode().Perm(), want)
+		}
+		return nil
+	})
+	if n < 10 {
+		t.Fatalf("only %d files", n)
 	}
 }
