@@ -203,10 +203,10 @@ type recorder struct {
 	t0       sim.Time
 	ddlBusy  func() bool
 	wasBusy  bool // a DDL statement was running at the previous sample
-	// ddlLat holds, per series row, a histogram of the interval's transaction latencies when
-	// a DDL statement ran at its start or its end (nil otherwise), so ddlResult can take the
+	// ddlLat holds, per series row, the interval's transaction latencies in buckets when a
+	// DDL statement ran at its start or its end (nil otherwise), so ddlResult can take the
 	// latency quantiles of all transactions during a statement, not an average of quantiles.
-	ddlLat []*sim.Histogram
+	ddlLat []latBuckets
 	// client, other: the run has a co-located client / other processes, whose CPU the series
 	// shows apart from the server's (CPUColumns).
 	client, other bool
@@ -287,14 +287,11 @@ func (r *recorder) sample() {
 	if busyNow {
 		active = 1
 	}
-	var h *sim.Histogram
+	var lb latBuckets
 	if busyNow || r.wasBusy {
-		h = new(sim.Histogram)
-		for _, v := range lat {
-			h.Record(sim.Time(math.Round(v * 1e6))) // ms → ns
-		}
+		lb = newLatBuckets(lat) // sorted above
 	}
-	r.ddlLat = append(r.ddlLat, h)
+	r.ddlLat = append(r.ddlLat, lb)
 	r.wasBusy = busyNow
 	row := []float64{
 		(now - r.t0).Seconds(), rate(st.Txns, l.Txns),
@@ -406,7 +403,7 @@ func cv(xs []float64) float64 {
 // interval and inside one, the interval that holds it): their lowest and mean TPS, the time
 // they spent below half the baseline, and the 95th and 99th percentile latency of all their
 // transactions (lat, per series row: the histograms the recorder kept).
-func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series, lat []*sim.Histogram) metrics.DDLResult {
+func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series, lat []latBuckets) metrics.DDLResult {
 	r := d.DDLResult
 	sec := func(t sim.Time) float64 { return (t - warm).Seconds() }
 	r.StartS, r.EndS = sec(d.Start), sec(d.End)
@@ -436,17 +433,14 @@ func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series, lat []*
 			}
 		}
 	}
-	r.LatP95Ms, r.LatP99Ms = math.NaN(), math.NaN()
-	var h sim.Histogram
+	var ivs []latBuckets
 	for _, i := range rows {
-		if i < len(lat) && lat[i] != nil {
-			h.Merge(lat[i])
+		if i < len(lat) {
+			ivs = append(ivs, lat[i])
 		}
 	}
-	if h.Count() > 0 {
-		r.LatP95Ms = float64(h.Quantile(0.95)) / 1e6
-		r.LatP99Ms = float64(h.Quantile(0.99)) / 1e6
-	}
+	q := latQuantiles(ivs, 0.95, 0.99)
+	r.LatP95Ms, r.LatP99Ms = q[0], q[1]
 	r.BaselineTPS = mean(base)
 	if len(during) > 0 {
 		r.MinTPS = math.Inf(1)
