@@ -95,7 +95,7 @@ func (r *Row) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	if raw.SchemaVersion != SchemaVersion {
-		return fmt.Errorf("row schema_version %d, this ddlsim reads %d", raw.SchemaVersion, SchemaVersion)
+		return fmt.Errorf("row schema_version %d, this ddlsim reads %d: the results were written by another ddlsim version (names and columns changed, docs/output.md); run the sweep or compare again into a new directory", raw.SchemaVersion, SchemaVersion)
 	}
 	*r = Row{Point: raw.Point, Seed: raw.Seed, Version: raw.Version, ConfigHash: raw.ConfigHash, DDL: raw.DDL}
 	if raw.WallTimeS != nil {
