@@ -182,12 +182,13 @@ func Throughput(title string, traces []Trace) (*plot.Plot, error) {
 }
 
 func addPhaseMarks(p *plot.Plot, d metrics.DDLResult, top float64) error {
-	// Phases too short to see (a row-log apply of milliseconds in a minute-long DDL) get no
-	// mark; of two labels closer than 2% of the statement, the longer phase keeps its label.
+	// Phases too short to see (a row-log apply of milliseconds in a minute-long DDL) and
+	// phases inside another get no mark; of two labels closer than 2% of the statement, the longer phase keeps its label.
 	span := d.EndS - d.StartS
 	var shown []metrics.Phase
-	for _, ph := range d.Phases {
-		if span > 0 && ph.EndS-ph.StartS < 0.005*span {
+	within := metrics.Within(d.Phases) // a merge pass inside its merge gets no mark of its own
+	for i, ph := range d.Phases {
+		if within[i] || span > 0 && ph.EndS-ph.StartS < 0.005*span {
 			continue
 		}
 		l, err := plotter.NewLine(plotter.XYs{{X: ph.StartS, Y: 0}, {X: ph.StartS, Y: top}})
