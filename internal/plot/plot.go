@@ -486,7 +486,11 @@ func bars(p *plot.Plot, xs, lines []string, stat func(line, x string) sweep.Stat
 				half = 0
 			}
 			x := float64(xi) - 0.4 + width*(float64(li)+0.5)
-			pg, err := band(x-width*0.45, x+width*0.45, 0, st.Mean, withAlpha(c, 170))
+			fill := c
+			if len(lines) == 1 {
+				fill = plotutil.Color(xi) // one bar per category: the category's colour, as in the throughput figure
+			}
+			pg, err := band(x-width*0.45, x+width*0.45, 0, st.Mean, withAlpha(fill, 170))
 			if err != nil {
 				return nil, err
 			}
