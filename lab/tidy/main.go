@@ -21,6 +21,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/ddlsim/ddlsim/model/metrics"
 	"io"
 	"io/fs"
 	"math"
@@ -650,16 +651,15 @@ func writeCSV(path string, cols []string, rows [][]string) error {
 	return f.Close()
 }
 
-// fmtF: whole numbers without exponent, other values to 6 significant digits, NaN as empty.
+// fmtF: whole numbers as they are, other values rounded to 6 significant digits (what the
+// counters and clocks resolve), written in ddlsim's one number format (metrics.FormatFloat:
+// plain notation, NaN as empty, +Inf/-Inf).
 func fmtF(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return ""
-	}
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return strconv.FormatInt(int64(v), 10)
+	if math.IsNaN(v) || math.IsInf(v, 0) || v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return metrics.FormatFloat(v)
 	}
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
-	return strconv.FormatFloat(r, 'f', -1, 64)
+	return metrics.FormatFloat(r)
 }
 
 func mean(v []float64) float64 {
