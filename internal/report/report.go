@@ -198,7 +198,11 @@ func Dir(dir string, command []string) (string, error) {
 	// One table per part of the compare table: each statement's duration and traffic impact
 	// shown, the run metrics and the phases folded.
 	for _, sec := range st.Sections() {
-		t := Table{Caption: fmt.Sprintf("%s: mean ± 95%% CI over %d seeds", sec.Title, len(man.Seeds)),
+		caption := fmt.Sprintf("%s: mean ± 95%% CI over %d seeds", sec.Title, len(man.Seeds))
+		if len(man.Seeds) == 1 {
+			caption = sec.Title + ": one seed (no confidence interval)"
+		}
+		t := Table{Caption: caption,
 			Header: header, Rows: [][]string{runs}, Folded: sec.Kind != sweep.KindImpact}
 		for _, mi := range sec.Rows {
 			r := []string{st.Metrics[mi]}
