@@ -35,7 +35,7 @@ against each swept parameter, one line per policy, with CI bands; for a run dire
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(e.stdout, "%s: %d figures → %s\n", d, len(files), filepath.Join(d, plot.PlotsDir))
+				fmt.Fprintf(e.stdout, "%s: %d figures (PNG and SVG) → %s\n", d, len(files)/2, filepath.Join(d, plot.PlotsDir))
 				if !*doReport {
 					continue
 				}

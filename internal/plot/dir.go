@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,9 +65,12 @@ func Dir(dir string) ([]string, error) {
 	} else {
 		files = append(files, f...)
 	}
-	names := sweep.Tabulate(sweep.GroupByPoint(rows)).Metrics
+	st := sweep.Tabulate(sweep.GroupByPoint(rows))
 	for _, x := range figureAxes(man, rows) {
-		for _, m := range names {
+		for mi, m := range st.Metrics {
+			if constant(st.Cells[mi]) {
+				continue // the same value in every run (a phase that took no time): nothing to see
+			}
 			p, err := MetricVsParam(rows, x, m)
 			if err != nil {
 				return files, err
@@ -79,6 +83,25 @@ func Dir(dir string) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// constant reports whether a metric has one value in every run of every group (or none).
+func constant(cells []sweep.Stat) bool {
+	first := math.NaN()
+	for _, c := range cells {
+		if c.N == 0 || math.IsNaN(c.Mean) {
+			continue
+		}
+		if !math.IsNaN(c.Half) && c.Half != 0 {
+			return false
+		}
+		if math.IsNaN(first) {
+			first = c.Mean
+		} else if c.Mean != first {
+			return false
+		}
+	}
+	return true
 }
 
 // figureAxes are the parameters Dir draws metrics against: the policy for a compare, else
