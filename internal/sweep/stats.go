@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -331,7 +332,8 @@ func GroupLabel(g Group) string {
 // DDL statement's duration and traffic impact first, then the run's metrics, then the phases,
 // each part under a heading line.
 func (t *StatTable) Print(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\t")
 	for _, g := range t.Groups {
 		fmt.Fprintf(tw, "%s\t", GroupLabel(g))
@@ -353,7 +355,15 @@ func (t *StatTable) Print(w io.Writer) error {
 			fmt.Fprint(tw, "\n")
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	lines := strings.Split(buf.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ") // the last column's padding
+	}
+	_, err := io.WriteString(w, strings.Join(lines, "\n"))
+	return err
 }
 
 // Unfinished describes the runs that ended with a DDL statement still running: they reached
