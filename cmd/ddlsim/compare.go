@@ -70,8 +70,13 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 			if err := sweep.Tabulate(sweep.GroupByPoint(rep.Rows)).Print(e.stdout); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "\nmean ± 95%% CI half-width over %d seeds; one row per run in %s\n",
-				len(plan.Seeds), filepath.Join(*out, sweep.CSVFile))
+			if len(plan.Seeds) == 1 {
+				fmt.Fprintf(e.stdout, "\none seed: each value is one run's (no confidence interval; --seeds 5 gives one); one row per run in %s\n",
+					filepath.Join(*out, sweep.CSVFile))
+			} else {
+				fmt.Fprintf(e.stdout, "\nmean ± 95%% CI half-width over %d seeds; one row per run in %s\n",
+					len(plan.Seeds), filepath.Join(*out, sweep.CSVFile))
+			}
 			sweep.PrintUnfinished(e.stdout, rep.Rows)
 			return wfFigures(*out, *doPlot, *doReport, command, e.stdout)
 		}

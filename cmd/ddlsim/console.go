@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/sweep"
 	"io"
 	"math"
 	"strconv"
@@ -25,8 +26,8 @@ type consoleField struct {
 var consoleFields = []consoleField{
 	{label: "tps: ", cols: []string{"tps"}, prec: 2},
 	{label: "qps: ", cols: []string{"qps"}, prec: 2},
-	{label: "(r/w/o: ", cols: []string{"reads_s", "writes_s", "other_s"}, prec: 2, after: ")"},
-	{label: "iud/s: ", cols: []string{"iud_s"}, prec: 0},
+	{label: "(r/w/o: ", cols: []string{"reads_per_s", "writes_per_s", "other_per_s"}, prec: 2, after: ")"},
+	{label: "iud/s: ", cols: []string{"iud_per_s"}, prec: 0},
 	{label: "lat (ms,95%): ", cols: []string{"lat_p95_ms"}, prec: 2},
 	{label: "hit: ", cols: []string{"hit_ratio"}, prec: 4},
 	{label: "cpu: ", cols: []string{"cpu_util"}, prec: 2},
@@ -69,7 +70,7 @@ func human(v float64) string {
 	case v == math.Trunc(v) && math.Abs(v) < 1e15:
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	case math.Abs(v) < 1:
-		return strconv.FormatFloat(v, 'g', 4, 64)
+		return sweep.Plain(v, 4) // 0.00001523, never 1.523e-05
 	}
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
@@ -92,7 +93,7 @@ func printDDL(w io.Writer, ddl []metrics.DDLResult) {
 	}
 	fmt.Fprintln(w, "\nDDL:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  op\ttable\tpolicy\tstart_s\tduration_s\tmin_tps\tbelow_half_s\tstatus\tphases (s)")
+	fmt.Fprintln(tw, "  op\ttable\tpolicy\tstart_s\tduration_s\tbaseline_tps\tmin_tps\tlat_p99_ms\tbelow_half_s\tstatus\tphases (s)")
 	for _, d := range ddl {
 		status := "ok"
 		switch {
@@ -105,8 +106,8 @@ func printDDL(w io.Writer, ddl []metrics.DDLResult) {
 		for _, p := range d.Phases {
 			ph = append(ph, p.Name+"="+human(p.EndS-p.StartS))
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Op, d.Table, d.Policy, human(d.StartS),
-			human(d.DurationS), human(d.MinTPS), human(d.SecondsBelowHalf), status, strings.Join(ph, " "))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", d.Op, d.Table, d.Policy, human(d.StartS),
+			human(d.DurationS), human(d.BaselineTPS), human(d.MinTPS), human(d.LatP99Ms), human(d.BelowHalfS), status, strings.Join(ph, " "))
 	}
 	tw.Flush()
 }

@@ -302,13 +302,13 @@ func TestProgress(t *testing.T) {
 }
 
 func TestIntervalLine(t *testing.T) {
-	s := &metrics.Series{Columns: []string{"time_s", "tps", "qps", "reads_s", "writes_s", "other_s", "iud_s", "lat_p95_ms", "unknown_thing", "ddl_active"}}
+	s := &metrics.Series{Columns: []string{"time_s", "tps", "qps", "reads_per_s", "writes_per_s", "other_per_s", "iud_per_s", "lat_p95_ms", "unknown_thing", "ddl_active"}}
 	row := []float64{10, 1834.07, 36679.39, 25675.77, 7335.48, 3668.14, 7335.48, 24.38, 5, 1}
 	want := "[ 10s ] tps: 1834.07 qps: 36679.39 (r/w/o: 25675.77/7335.48/3668.14) iud/s: 7335 lat (ms,95%): 24.38 ddl: 1"
 	if got := intervalLine(s, row); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	s = &metrics.Series{Columns: []string{"time_s", "tps", "reads_s"}}
+	s = &metrics.Series{Columns: []string{"time_s", "tps", "reads_per_s"}}
 	if got := intervalLine(s, []float64{0.5, 10, 3}); got != "[ 0.5s ] tps: 10.00" {
 		t.Errorf("partial columns: %q", got)
 	}

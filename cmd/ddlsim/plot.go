@@ -17,7 +17,8 @@ var plotCmd = &command{
 	synopsis: "draw the figures (PNG and SVG) of saved results",
 	usage: `Draws the figures of saved results into RESULTS_DIR/plots, PNG and SVG, without
 simulating: for a compare directory, the policies' throughput overlaid with their DDL
-intervals shaded, and each key metric per policy with its CI; for a sweep, each metric
+intervals shaded, and each key metric per policy as bars from zero with 95% CI error bars;
+for a sweep, each metric
 against each swept parameter, one line per policy, with CI bands; for a run directory
 (ddlsim run --out), its throughput with the DDL intervals shaded and phases marked.`,
 	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
@@ -34,7 +35,7 @@ against each swept parameter, one line per policy, with CI bands; for a run dire
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(e.stdout, "%s: %d figures → %s\n", d, len(files), filepath.Join(d, plot.PlotsDir))
+				fmt.Fprintf(e.stdout, "%s: %d figures (PNG and SVG) → %s\n", d, len(files)/2, filepath.Join(d, plot.PlotsDir))
 				if !*doReport {
 					continue
 				}

@@ -114,7 +114,7 @@ func wfFigures(dir string, doPlot, doReport bool, command []string, stdout io.Wr
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%d figures → %s\n", len(files), filepath.Join(dir, plot.PlotsDir))
+		fmt.Fprintf(stdout, "%d figures (PNG and SVG) → %s\n", len(files)/2, filepath.Join(dir, plot.PlotsDir))
 	}
 	if doReport {
 		f, err := report.Dir(dir, command)

@@ -2,7 +2,9 @@ package plot
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -63,23 +65,12 @@ func Dir(dir string) ([]string, error) {
 	} else {
 		files = append(files, f...)
 	}
-	ax := axesOf(rows)
-	xs := ax.varying
-	if man.Kind == "compare" || len(xs) == 0 {
-		xs = sweep.ColumnsOf(rows).Params[:min(1, len(sweep.ColumnsOf(rows).Params))]
-	} else if len(xs) > 1 {
-		// The policy makes the lines, not an axis, whenever something else varies.
-		var nx []string
-		for _, x := range xs {
-			if x != "policy" {
-				nx = append(nx, x)
+	st := sweep.Tabulate(sweep.GroupByPoint(rows))
+	for _, x := range figureAxes(man, rows) {
+		for mi, m := range st.Metrics {
+			if constant(st.Cells[mi]) {
+				continue // the same value in every run (a phase that took no time): nothing to see
 			}
-		}
-		xs = nx
-	}
-	names := sweep.Tabulate(sweep.GroupByPoint(rows)).Metrics
-	for _, x := range xs {
-		for _, m := range names {
 			p, err := MetricVsParam(rows, x, m)
 			if err != nil {
 				return files, err
@@ -92,6 +83,88 @@ func Dir(dir string) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// constant reports whether a metric has one value in every run of every group (or none).
+func constant(cells []sweep.Stat) bool {
+	first := math.NaN()
+	for _, c := range cells {
+		if c.N == 0 || math.IsNaN(c.Mean) {
+			continue
+		}
+		if !math.IsNaN(c.Half) && c.Half != 0 {
+			return false
+		}
+		if math.IsNaN(first) {
+			first = c.Mean
+		} else if c.Mean != first {
+			return false
+		}
+	}
+	return true
+}
+
+// figureAxes are the parameters Dir draws metrics against: the policy for a compare, else
+// each varying parameter but the policy (which makes the lines whenever something else varies).
+func figureAxes(man *sweep.Manifest, rows []sweep.Row) []string {
+	xs := axesOf(rows).varying
+	if man.Kind == "compare" || len(xs) == 0 {
+		return sweep.ColumnsOf(rows).Params[:min(1, len(sweep.ColumnsOf(rows).Params))]
+	}
+	if len(xs) > 1 {
+		var nx []string
+		for _, x := range xs {
+			if x != "policy" {
+				nx = append(nx, x)
+			}
+		}
+		xs = nx
+	}
+	return xs
+}
+
+// Ordered lists the PNG figures of a compare or sweep directory's plots/ by what they tell:
+// main holds the throughput and, per statement, its duration and traffic impact (the compare
+// table's first rows, in its order); more holds the run metrics, the phases, and any other
+// figure in the directory, in that order.
+func Ordered(dir string) (main, more []string, err error) {
+	man, err := sweep.ReadManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := sweep.ReadResults(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := filepath.Join(dir, PlotsDir)
+	have := map[string]bool{}
+	for _, f := range Files(out) {
+		have[f] = true
+	}
+	used := map[string]bool{}
+	take := func(list *[]string, f string) {
+		if have[f] && !used[f] {
+			used[f] = true
+			*list = append(*list, f)
+		}
+	}
+	take(&main, filepath.Join(out, "throughput.png"))
+	if len(rows) > 0 {
+		st := sweep.Tabulate(sweep.GroupByPoint(rows))
+		for _, x := range figureAxes(man, rows) {
+			for mi, m := range st.Metrics {
+				list := &more
+				if st.Kinds[mi] == sweep.KindImpact {
+					list = &main
+				}
+				take(list, filepath.Join(out, slug(m)+"-vs-"+slug(x)+".png"))
+			}
+		}
+	}
+	for _, f := range Files(out) {
+		take(&more, f)
+	}
+	return main, more, nil
 }
 
 // overlay draws throughput.{png,svg} when the directory kept per-run series: one line per
@@ -134,15 +207,35 @@ func runDir(dir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s is neither a sweep/compare directory (%s) nor a run directory: %v", dir, sweep.ManifestFile, err)
 	}
-	ddl, err := readDDLCSV(filepath.Join(dir, metrics.DDLFile))
+	ddl, err := readSummaryDDL(filepath.Join(dir, metrics.SummaryFile))
+	if os.IsNotExist(err) {
+		ddl, err = readDDLCSV(filepath.Join(dir, metrics.DDLFile))
+	}
 	if err != nil {
 		return nil, err
 	}
 	return Run(dir, filepath.Base(filepath.Clean(dir)), s, ddl)
 }
 
-// readDDLCSV reads the ddl.csv of a run directory (model/metrics.WriteDir). It keeps phase
-// durations only, so phases are laid end to end from the statement's start, in column order.
+// readSummaryDDL reads the DDL statements of a run directory's summary.json, phases with
+// their start and end times.
+func readSummaryDDL(path string) ([]metrics.DDLResult, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var sum struct {
+		DDL []metrics.DDLResult `json:"ddl"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return sum.DDL, nil
+}
+
+// readDDLCSV reads the ddl.csv of a run directory (model/metrics.WriteDir), for a directory
+// without summary.json. It has phase durations only, so the phases (every occurrence, from
+// the phases column) are laid end to end from the statement's start.
 func readDDLCSV(path string) ([]metrics.DDLResult, error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
@@ -188,10 +281,12 @@ func readDDLCSV(path string) ([]metrics.DDLResult, error) {
 				d.Failed = v == "true"
 			case h == "unfinished":
 				d.Unfinished = v == "true"
-			case strings.HasPrefix(h, "phase_") && strings.HasSuffix(h, "_s") && v != "":
-				name := strings.TrimSuffix(strings.TrimPrefix(h, "phase_"), "_s")
-				d.Phases = append(d.Phases, metrics.Phase{Name: name, StartS: t, EndS: t + num(v)})
-				t += num(v)
+			case h == "phases":
+				for _, f := range strings.Fields(v) {
+					name, dur, _ := strings.Cut(f, "=")
+					d.Phases = append(d.Phases, metrics.Phase{Name: name, StartS: t, EndS: t + num(dur)})
+					t += num(dur)
+				}
 			}
 		}
 		out = append(out, d)

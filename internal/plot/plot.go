@@ -5,7 +5,8 @@
 //   - Overlay: the same for several policies (compare), one line each — the mean over seeds at
 //     each interval — with each policy's DDL intervals shaded in its colour;
 //   - MetricVsParam: a metric against a swept parameter, one line per policy (or per value of
-//     the other swept parameters), with the 95% confidence band over seeds.
+//     the other swept parameters), with the 95% confidence band over seeds; against named
+//     categories (policies) bars from zero with 95% CI error bars instead, one per line.
 //
 // Dir draws whatever fits a saved results directory (run, compare or sweep); RunResult draws a
 // run held in memory. Plots are drawn from saved data only, so `ddlsim plot DIR` redraws them
@@ -114,14 +115,24 @@ func Throughput(title string, traces []Trace) (*plot.Plot, error) {
 	if ymax == 0 {
 		ymax = 1
 	}
-	top := ymax * 1.25 // headroom for the legend
+	// Headroom for the legend: a line per trace and one per trace's shaded DDL span.
+	entries := 0
+	for _, tr := range traces {
+		entries++
+		if len(tr.DDL) > 0 {
+			entries++
+		}
+	}
+	top := ymax / math.Max(0.5, 0.9-0.055*float64(entries))
 	p.Y.Min, p.Y.Max = 0, top
 	single := len(traces) == 1
+	var shades []*plotter.Polygon // one per trace with a DDL, for the legend
 	for i, tr := range traces {
 		shade := withAlpha(color.Gray{160}, 70)
 		if !single {
 			shade = withAlpha(plotutil.Color(i), 40)
 		}
+		var first *plotter.Polygon
 		for _, d := range tr.DDL {
 			end := d.EndS
 			if end <= d.StartS {
@@ -132,12 +143,16 @@ func Throughput(title string, traces []Trace) (*plot.Plot, error) {
 				return nil, err
 			}
 			p.Add(pg)
+			if first == nil {
+				first = pg
+			}
 			if single {
 				if err := addPhaseMarks(p, d, top); err != nil {
 					return nil, err
 				}
 			}
 		}
+		shades = append(shades, first)
 	}
 	for i, tr := range traces {
 		l, err := plotter.NewLine(lines[i])
@@ -149,16 +164,31 @@ func Throughput(title string, traces []Trace) (*plot.Plot, error) {
 		p.Add(l)
 		p.Legend.Add(tr.Label, l)
 	}
+	// The shaded spans are in the legend: "DDL running" for one run, "<label> DDL" per trace.
+	for i, tr := range traces {
+		if shades[i] == nil {
+			continue
+		}
+		label := "DDL running"
+		if n := len(tr.DDL); n > 1 {
+			label = fmt.Sprintf("DDL running (%d statements)", n)
+		}
+		if !single {
+			label = tr.Label + " DDL"
+		}
+		p.Legend.Add(label, shades[i])
+	}
 	return p, nil
 }
 
 func addPhaseMarks(p *plot.Plot, d metrics.DDLResult, top float64) error {
-	// Phases too short to see (a row-log apply of milliseconds in a minute-long DDL) get no
-	// mark; of two labels closer than 2% of the statement, the longer phase keeps its label.
+	// Phases too short to see (a row-log apply of milliseconds in a minute-long DDL) and
+	// phases inside another get no mark; of two labels closer than 2% of the statement, the longer phase keeps its label.
 	span := d.EndS - d.StartS
 	var shown []metrics.Phase
-	for _, ph := range d.Phases {
-		if span > 0 && ph.EndS-ph.StartS < 0.005*span {
+	within := metrics.Within(d.Phases) // a merge pass inside its merge gets no mark of its own
+	for i, ph := range d.Phases {
+		if within[i] || span > 0 && ph.EndS-ph.StartS < 0.005*span {
 			continue
 		}
 		l, err := plotter.NewLine(plotter.XYs{{X: ph.StartS, Y: 0}, {X: ph.StartS, Y: top}})
@@ -364,6 +394,9 @@ func MetricVsParam(rows []sweep.Row, x, metric string) (*plot.Plot, error) {
 	p.X.Label.Text = x
 	p.Y.Label.Text = metric
 	p.Legend.Top = true
+	if categorical(xs) {
+		return bars(p, xs, lineOrder, func(line, xv string) sweep.Stat { return sweep.MeanCI(vals[key{line, xv}]) }, metric)
+	}
 	if !plain {
 		p.NominalX(xs...)
 	}
@@ -418,6 +451,87 @@ func MetricVsParam(rows []sweep.Row, x, metric string) (*plot.Plot, error) {
 		p.Legend.Add(label, l, s)
 	}
 	return p, nil
+}
+
+// categorical reports whether values are names (policies) rather than quantities: then a
+// line between them would claim an order and a trend that are not there.
+func categorical(vs []string) bool {
+	for _, v := range vs {
+		if _, ok := numeric(v); !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// bars draws a metric against categories: for each category one bar per line (the other
+// parameters' values), its height the mean over seeds and its error bar the 95% CI, on a
+// value axis that includes zero, so bar lengths compare as ratios.
+func bars(p *plot.Plot, xs, lines []string, stat func(line, x string) sweep.Stat, metric string) (*plot.Plot, error) {
+	p.NominalX(xs...)
+	n := max(len(lines), 1)
+	width := 0.8 / float64(n)
+	lo, hi := 0.0, 0.0
+	for li, line := range lines {
+		c := plotutil.Color(li)
+		var mean, elo, ehi plotter.XYs
+		var legend *plotter.Polygon
+		for xi, xv := range xs {
+			st := stat(line, xv)
+			if st.N == 0 || math.IsNaN(st.Mean) {
+				continue
+			}
+			half := st.Half
+			if math.IsNaN(half) {
+				half = 0
+			}
+			x := float64(xi) - 0.4 + width*(float64(li)+0.5)
+			fill := c
+			if len(lines) == 1 {
+				fill = plotutil.Color(xi) // one bar per category: the category's colour, as in the throughput figure
+			}
+			pg, err := band(x-width*0.45, x+width*0.45, 0, st.Mean, withAlpha(fill, 170))
+			if err != nil {
+				return nil, err
+			}
+			p.Add(pg)
+			if legend == nil {
+				legend = pg
+			}
+			mean = append(mean, plotter.XY{X: x, Y: st.Mean})
+			elo = append(elo, plotter.XY{X: x, Y: st.Mean - half})
+			ehi = append(ehi, plotter.XY{X: x, Y: st.Mean + half})
+			lo, hi = math.Min(lo, st.Mean-half), math.Max(hi, st.Mean+half)
+		}
+		if len(mean) == 0 {
+			continue
+		}
+		eb, err := plotter.NewYErrorBars(errBars{mean, elo, ehi})
+		if err != nil {
+			return nil, err
+		}
+		eb.Color = color.Black
+		eb.LineStyle.Width = vg.Points(1)
+		p.Add(eb)
+		if line != "" {
+			p.Legend.Add(line, legend)
+		}
+	}
+	if hi == lo {
+		hi = lo + 1
+	}
+	pad := 0.15 * (hi - lo) // headroom for the legend and the error bars' caps
+	p.Y.Min, p.Y.Max = math.Min(0, lo-pad*float64(btoi(lo < 0))), hi+pad
+	p.X.Min, p.X.Max = -0.6, float64(len(xs))-0.4
+	p.Y.Label.Text = metric + " (mean, 95% CI)"
+	return p, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // errBars adapts mean/low/high to plotter.YErrorer.

@@ -101,3 +101,39 @@ func TestNumeric(t *testing.T) {
 		t.Error("fullscan is numeric")
 	}
 }
+
+// Against policies (categories) a metric is drawn as bars on an axis from zero, not as a line
+// between categories on an axis that starts anywhere; the throughput legend names the DDL
+// spans.
+func TestCategoricalBarsFromZero(t *testing.T) {
+	dir := sweeptest.Dir(t, "compare")
+	rows, err := sweep.ReadResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := MetricVsParam(rows, "policy", "ddl0_create_index_baseline_tps") // ~4100, a narrow range
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Y.Min != 0 || p.Y.Max < 4100 {
+		t.Errorf("y axis [%v, %v], want from 0 past 4100", p.Y.Min, p.Y.Max)
+	}
+	if !categorical([]string{"fullscan", "lazy"}) || categorical([]string{"1GiB", "2GiB"}) {
+		t.Error("categorical")
+	}
+	out, _ := sweeptest.Run(sweep.Point{Params: []sweep.Param{{Path: "policy", Value: "fullscan"}}}, 1)
+	th, err := Throughput("t", []Trace{{Label: "a", Series: out.Series, DDL: out.DDL}, {Label: "b", Series: out.Series, DDL: out.DDL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := filepath.Join(t.TempDir(), "t.svg")
+	if err := th.Save(Width, Height, svg); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(svg)
+	for _, w := range []string{"a DDL", "b DDL"} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("legend lacks %q", w)
+		}
+	}
+}

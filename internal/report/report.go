@@ -24,7 +24,9 @@ import (
 // FileName is the report's name inside a results directory.
 const FileName = "report.html"
 
-// Page is the content of a report.
+// Page is the content of a report. It is laid out by what matters: the tables and figures of
+// the DDL's duration and traffic impact first, everything else folded under "More"
+// (<details>), then the command line and the configuration (folded).
 type Page struct {
 	Title   string
 	Kind    string // run | compare | sweep
@@ -32,14 +34,16 @@ type Page struct {
 	Version string
 	Tables  []Table
 	Images  []string  // PNG files to embed, in order
+	More    []string  // PNG files to embed folded, after the folded tables
 	Config  []Section // configuration texts (scenario, spec)
 }
 
-// Table is a captioned table of strings.
+// Table is a captioned table of strings; a Folded one goes under "More".
 type Table struct {
 	Caption string
 	Header  []string
 	Rows    [][]string
+	Folded  bool
 }
 
 // Section is a titled block of preformatted text.
@@ -65,39 +69,70 @@ th{background:#f3f3f3}
 pre{background:#f6f6f6;padding:.8em;overflow-x:auto;font-size:.85em}
 figure{margin:1em 0} figure img{max-width:100%;border:1px solid #eee}
 figcaption{font-size:.85em;color:#555}
+details{margin:1em 0} summary{cursor:pointer;font-weight:600}
 </style></head><body>
 <h1>{{.Title}}</h1>
 <p>ddlsim {{.Kind}} report · ddlsim {{.Version}}</p>
-<h2>Command</h2>
+{{range .Tables}}{{if not .Folded}}<h2>{{.Caption}}</h2>
+{{template "table" .}}{{end}}{{end}}{{if .Images}}<h2>Figures</h2>
+{{range .Images}}{{template "figure" .}}{{end}}{{end}}{{if or .FoldedTables .MoreImages}}<h2>More</h2>
+<details id="more"><summary>{{.MoreSummary}}</summary>
+{{range .Tables}}{{if .Folded}}<h3>{{.Caption}}</h3>
+{{template "table" .}}{{end}}{{end}}{{range .MoreImages}}{{template "figure" .}}{{end}}</details>
+{{end}}<h2>Command</h2>
 <pre id="command">{{.CommandLine}}</pre>
-{{range .Tables}}<h2>{{.Caption}}</h2>
-<table><thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
+{{range .Config}}<details><summary>{{.Title}}</summary>
+<pre>{{.Text}}</pre>
+</details>
+{{end}}</body></html>
+{{define "table"}}<table><thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead><tbody>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</tbody></table>
-{{end}}{{if .Images}}<h2>Figures</h2>
-{{range .Images}}<figure><img src="{{.URI}}" alt="{{.Name}}"><figcaption>{{.Name}}</figcaption></figure>
-{{end}}{{end}}{{range .Config}}<h2>{{.Title}}</h2>
-<pre>{{.Text}}</pre>
-{{end}}</body></html>
-`))
+{{end}}{{define "figure"}}<figure><img src="{{.URI}}" alt="{{.Name}}"><figcaption>{{.Name}}</figcaption></figure>
+{{end}}`))
 
 // Write renders pg to path (atomically).
 func Write(path string, pg *Page) error {
 	data := struct {
 		*Page
-		CommandLine string
-		Images      []image
+		CommandLine  string
+		Images       []image
+		MoreImages   []image
+		FoldedTables int
+		MoreSummary  string
 	}{Page: pg, CommandLine: shellQuote(pg.Command)}
-	for _, f := range pg.Images {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return err
+	embed := func(files []string) ([]image, error) {
+		var out []image
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, image{
+				Name: strings.TrimSuffix(filepath.Base(f), ".png"),
+				URI:  template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(b)),
+			})
 		}
-		data.Images = append(data.Images, image{
-			Name: strings.TrimSuffix(filepath.Base(f), ".png"),
-			URI:  template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(b)),
-		})
+		return out, nil
 	}
+	var err error
+	if data.Images, err = embed(pg.Images); err != nil {
+		return err
+	}
+	if data.MoreImages, err = embed(pg.More); err != nil {
+		return err
+	}
+	var parts []string
+	for _, t := range pg.Tables {
+		if t.Folded {
+			data.FoldedTables++
+			parts = append(parts, t.Caption)
+		}
+	}
+	if len(pg.More) > 0 {
+		parts = append(parts, fmt.Sprintf("%d more figures", len(pg.More)))
+	}
+	data.MoreSummary = strings.Join(parts, " · ")
 	var buf bytes.Buffer
 	if err := page.Execute(&buf, data); err != nil {
 		return err
@@ -130,12 +165,14 @@ func Dir(dir string, command []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	imgs := plot.Files(filepath.Join(dir, plot.PlotsDir))
-	if len(imgs) == 0 {
+	if len(plot.Files(filepath.Join(dir, plot.PlotsDir))) == 0 {
 		if _, err := plot.Dir(dir); err != nil {
 			return "", err
 		}
-		imgs = plot.Files(filepath.Join(dir, plot.PlotsDir))
+	}
+	imgs, more, err := plot.Ordered(dir)
+	if err != nil {
+		return "", err
 	}
 	if command == nil {
 		command = man.Command
@@ -146,28 +183,38 @@ func Dir(dir string, command []string) (string, error) {
 		Command: command,
 		Version: man.Version,
 		Images:  imgs,
+		More:    more,
 	}
 	groups := sweep.GroupByPoint(rows)
 	st := sweep.Tabulate(groups)
-	t := Table{Caption: fmt.Sprintf("Summary: mean ± 95%% CI over %d seeds", len(man.Seeds)), Header: []string{"metric"}}
+	header := []string{"metric"}
 	for _, g := range groups {
-		t.Header = append(t.Header, sweep.GroupLabel(g))
+		header = append(header, sweep.GroupLabel(g))
 	}
 	runs := []string{"runs"}
 	for _, g := range groups {
 		runs = append(runs, fmt.Sprint(len(g.Rows)))
 	}
-	t.Rows = append(t.Rows, runs)
-	for mi, name := range st.Metrics {
-		r := []string{name}
-		for gi := range groups {
-			r = append(r, st.Cells[mi][gi].String())
+	// One table per part of the compare table: each statement's duration and traffic impact
+	// shown, the run metrics and the phases folded.
+	for _, sec := range st.Sections() {
+		caption := fmt.Sprintf("%s: mean ± 95%% CI over %d seeds", sec.Title, len(man.Seeds))
+		if len(man.Seeds) == 1 {
+			caption = sec.Title + ": one seed (no confidence interval)"
 		}
-		t.Rows = append(t.Rows, r)
+		t := Table{Caption: caption,
+			Header: header, Rows: [][]string{runs}, Folded: sec.Kind != sweep.KindImpact}
+		for _, mi := range sec.Rows {
+			r := []string{st.Metrics[mi]}
+			for gi := range groups {
+				r = append(r, st.Cells[mi][gi].Cell())
+			}
+			t.Rows = append(t.Rows, r)
+		}
+		pg.Tables = append(pg.Tables, t)
 	}
-	pg.Tables = append(pg.Tables, t)
 	if len(groups) > 1 {
-		pts := Table{Caption: "Points", Header: append([]string{"point"}, sweep.ColumnsOf(rows).Params...)}
+		pts := Table{Caption: "Points", Header: append([]string{"point"}, sweep.ColumnsOf(rows).Params...), Folded: true}
 		for _, g := range groups {
 			r := []string{fmt.Sprint(g.Point.ID)}
 			for _, p := range pts.Header[1:] {
@@ -202,9 +249,12 @@ func Run(dir string, res *runner.Result, command []string) (string, error) {
 			pg.Images = append(pg.Images, f)
 		}
 	}
-	pg.Tables = append(pg.Tables, summaryTable(res.Summary))
 	if len(res.DDL) > 0 {
 		pg.Tables = append(pg.Tables, ddlTable(res.DDL))
+	}
+	pg.Tables = append(pg.Tables, summaryTable(res.Summary))
+	if len(res.DDL) > 0 {
+		pg.Tables = append(pg.Tables, phaseTable(res.DDL))
 	}
 	cfg, err := config.Marshal(res.Scenario)
 	if err != nil {
@@ -221,28 +271,41 @@ func RunTitle(res *runner.Result) string {
 }
 
 func summaryTable(s metrics.Summary) Table {
-	t := Table{Caption: "Summary", Header: []string{"metric", "value"}}
+	t := Table{Caption: "Run metrics", Header: []string{"metric", "value"}}
 	for _, m := range s {
-		t.Rows = append(t.Rows, []string{m.Name, fmt.Sprintf("%.6g", m.Value)})
+		t.Rows = append(t.Rows, []string{m.Name, sweep.Plain(m.Value, 6)})
 	}
 	return t
 }
 
+// ddlTable is each statement's duration and traffic impact, what the report leads with.
 func ddlTable(ds []metrics.DDLResult) Table {
-	t := Table{Caption: "DDL statements", Header: []string{"op", "table", "policy", "start (s)", "duration (s)", "phases", "nodes visited", "pages flushed", "min TPS", "s below ½ baseline"}}
+	t := Table{Caption: "DDL statements: duration and traffic impact", Header: []string{"op", "table", "policy", "start (s)", "duration (s)",
+		"baseline TPS", "min TPS", "mean TPS", "p95 latency (ms)", "p99 latency (ms)", "s below ½ baseline"}}
+	p := func(v float64) string { return sweep.Plain(v, 4) }
 	for _, d := range ds {
-		var ph []string
-		for _, p := range d.Phases {
-			ph = append(ph, fmt.Sprintf("%s %.3gs", p.Name, p.EndS-p.StartS))
-		}
-		dur := fmt.Sprintf("%.4g", d.DurationS)
+		dur := p(d.DurationS)
 		if d.Failed {
 			dur = "failed: " + d.Reason
 		} else if d.Unfinished {
-			dur = "unfinished: > " + dur
+			dur = "unfinished (> " + dur + " s)"
 		}
-		t.Rows = append(t.Rows, []string{d.Op, d.Table, d.Policy, fmt.Sprintf("%.4g", d.StartS), dur, strings.Join(ph, ", "),
-			fmt.Sprint(d.NodesVisited), fmt.Sprint(d.PagesFlushed), fmt.Sprintf("%.4g", d.MinTPS), fmt.Sprintf("%.3g", d.SecondsBelowHalf)})
+		t.Rows = append(t.Rows, []string{d.Op, d.Table, d.Policy, p(d.StartS), dur,
+			p(d.BaselineTPS), p(d.MinTPS), p(d.MeanTPS), p(d.LatP95Ms), p(d.LatP99Ms), p(d.BelowHalfS)})
+	}
+	return t
+}
+
+// phaseTable is each statement's phases, in order, and its buffer-pool work; folded.
+func phaseTable(ds []metrics.DDLResult) Table {
+	t := Table{Caption: "DDL statements: phases and work", Header: []string{"op", "table", "phases (s)", "nodes visited", "pages flushed", "pages freed"}, Folded: true}
+	for _, d := range ds {
+		var ph []string
+		for _, x := range d.Phases {
+			ph = append(ph, x.Name+" "+sweep.Plain(x.EndS-x.StartS, 3))
+		}
+		t.Rows = append(t.Rows, []string{d.Op, d.Table, strings.Join(ph, ", "),
+			fmt.Sprint(d.NodesVisited), fmt.Sprint(d.PagesFlushed), fmt.Sprint(d.PagesFreed)})
 	}
 	return t
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -151,4 +152,81 @@ func TestRunReportRenders(t *testing.T) {
 		}
 	}
 	checkRenders(t, out, 1)
+}
+
+// The compare report leads with the DDL's duration and traffic impact: those tables and
+// figures come first (the throughput figure before all), the run metrics, phases and their
+// figures are folded under "More", and no number is in exponent notation.
+func TestCompareReportOrder(t *testing.T) {
+	dir := sweeptest.Dir(t, "compare")
+	out, err := Dir(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	html := string(b)
+	impact := strings.Index(html, "duration and traffic impact: mean ± 95% CI")
+	more := strings.Index(html, `<details id="more">`)
+	runMetrics := strings.Index(html, "run metrics: mean ± 95% CI")
+	if impact < 0 || more < 0 || runMetrics < 0 || !(impact < more && more < runMetrics) {
+		t.Fatalf("impact table at %d, More at %d, run metrics at %d", impact, more, runMetrics)
+	}
+	alts := regexp.MustCompile(`<img src="[^"]*" alt="([^"]*)"`).FindAllStringSubmatchIndex(html, -1)
+	if len(alts) < 3 {
+		t.Fatalf("%d figures", len(alts))
+	}
+	first := html[alts[0][2]:alts[0][3]]
+	if first != "throughput" {
+		t.Errorf("first figure %q, want throughput", first)
+	}
+	impactFigs := 0
+	for _, a := range alts {
+		name := html[a[2]:a[3]]
+		isImpact := strings.HasPrefix(name, "ddl0_create_index_duration_s") || strings.Contains(name, "_tps-vs-") ||
+			strings.Contains(name, "_lat_p9") || strings.Contains(name, "below_half")
+		switch {
+		case a[0] < more && name != "throughput" && !isImpact:
+			t.Errorf("figure %s shown before More", name)
+		case a[0] > more && isImpact:
+			t.Errorf("impact figure %s folded", name)
+		case isImpact:
+			impactFigs++
+		}
+	}
+	if impactFigs < 7 {
+		t.Errorf("%d impact figures shown, want duration and the six impact values", impactFigs)
+	}
+	if regexp.MustCompile(`<td>[^<]*[0-9]e[-+][0-9]`).MatchString(html) {
+		t.Error("a table cell holds exponent notation")
+	}
+}
+
+// Every file of a compare directory with its figures and report is readable by everyone
+// (0644, directories 0755), as a run directory's are.
+func TestCompareFilesMode0644(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir := sweeptest.Dir(t, "compare")
+	if _, err := Dir(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		want := os.FileMode(0o644)
+		if fi.IsDir() {
+			want = 0o755
+		} else {
+			n++
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, fi.Mode().Perm(), want)
+		}
+		return nil
+	})
+	if n < 10 {
+		t.Fatalf("only %d files", n)
+	}
 }

@@ -241,7 +241,7 @@ func WriteSeriesCSV(path string, s *metrics.Series) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(csvFloat(v))
+			b.WriteString(metrics.FormatFloat(v))
 		}
 		b.WriteByte('\n')
 	}

@@ -16,9 +16,10 @@ import (
 	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
-// SchemaVersion is the version of the JSONL row and CSV layout (docs/sweeps.md). Bump it when a
-// field changes meaning or disappears; adding metrics does not bump it.
-const SchemaVersion = 1
+// SchemaVersion is the version of the JSONL row and CSV layout (docs/sweeps.md): the output
+// contract's version, shared with a run directory's summary.json (metrics.SchemaVersion).
+// Bumped when a field is renamed, changes meaning or disappears; adding metrics does not.
+const SchemaVersion = metrics.SchemaVersion
 
 // Row is one run's result: one JSONL line, one CSV row.
 type Row struct {
@@ -56,7 +57,7 @@ func (r *Row) MarshalJSON() ([]byte, error) {
 		}
 		writeJSONString(&b, m.Name)
 		b.WriteByte(':')
-		b.WriteString(jsonFloat(m.Value))
+		b.WriteString(metrics.JSONFloat(m.Value))
 	}
 	b.WriteString(`},"ddl":`)
 	ddl := r.DDL
@@ -68,22 +69,13 @@ func (r *Row) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	b.Write(d)
-	fmt.Fprintf(&b, `,"wall_time_s":%s}`, jsonFloat(r.WallTimeS))
+	fmt.Fprintf(&b, `,"wall_time_s":%s}`, metrics.JSONFloat(r.WallTimeS))
 	return b.Bytes(), nil
 }
 
 func writeJSONString(b *bytes.Buffer, s string) {
 	q, _ := json.Marshal(s)
 	b.Write(q)
-}
-
-// jsonFloat is the shortest representation that round-trips; NaN and ±Inf (a metric with no
-// data) become null, which JSON readers, pandas included, take as missing.
-func jsonFloat(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "null"
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // UnmarshalJSON reads a row written by MarshalJSON, keeping the order of params and metrics.
@@ -103,7 +95,7 @@ func (r *Row) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	if raw.SchemaVersion != SchemaVersion {
-		return fmt.Errorf("row schema_version %d, this ddlsim reads %d", raw.SchemaVersion, SchemaVersion)
+		return fmt.Errorf("row schema_version %d, this ddlsim reads %d: the results were written by another ddlsim version (names and columns changed, docs/output.md); run the sweep or compare again into a new directory", raw.SchemaVersion, SchemaVersion)
 	}
 	*r = Row{Point: raw.Point, Seed: raw.Seed, Version: raw.Version, ConfigHash: raw.ConfigHash, DDL: raw.DDL}
 	if raw.WallTimeS != nil {
@@ -249,7 +241,7 @@ func ColumnsOf(rows []Row) Columns {
 			}
 		}
 	}
-	f := func(v float64) string { return csvFloat(v) }
+	f := metrics.FormatFloat
 	for i := 0; i < nddl; i++ {
 		add := func(name string, get func(d *metrics.DDLResult) string) {
 			c.DDL = append(c.DDL, ddlCol{i, fmt.Sprintf("ddl%d_%s", i, name), get})
@@ -267,12 +259,15 @@ func ColumnsOf(rows []Row) Columns {
 		add("baseline_tps", func(d *metrics.DDLResult) string { return f(d.BaselineTPS) })
 		add("min_tps", func(d *metrics.DDLResult) string { return f(d.MinTPS) })
 		add("mean_tps", func(d *metrics.DDLResult) string { return f(d.MeanTPS) })
-		add("seconds_below_half", func(d *metrics.DDLResult) string { return f(d.SecondsBelowHalf) })
+		add("lat_p95_ms", func(d *metrics.DDLResult) string { return f(d.LatP95Ms) })
+		add("lat_p99_ms", func(d *metrics.DDLResult) string { return f(d.LatP99Ms) })
+		add("below_half_s", func(d *metrics.DDLResult) string { return f(d.BelowHalfS) })
+		add("phases", func(d *metrics.DDLResult) string { return metrics.PhaseList(d.Phases) })
 		for _, name := range phases[i] {
 			add("phase_"+name+"_s", func(d *metrics.DDLResult) string {
-				for _, ph := range d.Phases {
-					if ph.Name == name {
-						return f(ph.EndS - ph.StartS)
+				if _, total := metrics.PhaseTotals(d.Phases); total != nil {
+					if x, ok := total[name]; ok {
+						return f(x)
 					}
 				}
 				return ""
@@ -292,13 +287,6 @@ func (c Columns) Header() []string {
 		h = append(h, d.name)
 	}
 	return append(h, "wall_time_s")
-}
-
-func csvFloat(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return ""
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // WriteCSV writes the flattened rows; missing values are empty cells.
@@ -324,7 +312,7 @@ func WriteCSV(w io.Writer, rows []Row) error {
 				rec = append(rec, "")
 				continue
 			}
-			rec = append(rec, csvFloat(v))
+			rec = append(rec, metrics.FormatFloat(v))
 		}
 		for _, d := range c.DDL {
 			if d.idx < len(r.DDL) {
@@ -333,7 +321,7 @@ func WriteCSV(w io.Writer, rows []Row) error {
 				rec = append(rec, "")
 			}
 		}
-		rec = append(rec, csvFloat(r.WallTimeS))
+		rec = append(rec, metrics.FormatFloat(r.WallTimeS))
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

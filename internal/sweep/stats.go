@@ -1,22 +1,31 @@
 package sweep
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
+	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/ddlsim/ddlsim/model/metrics"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Stat is a sample's mean and the half-width of its 95% confidence interval
 // (Student t with n−1 degrees of freedom × standard error). Half is NaN for n < 2.
+// For a DDL duration, Unfinished and Failed count the runs left out of it (their statement
+// was still running at the end, or failed), and Bound is the shortest time an unfinished one
+// had run (each ran longer than that).
 type Stat struct {
-	N          int
-	Mean, Half float64
+	N                  int
+	Mean, Half         float64
+	Unfinished, Failed int
+	Bound              float64
 }
 
 // MeanCI computes a Stat, ignoring NaNs (runs where the metric had no data).
@@ -41,15 +50,59 @@ func MeanCI(xs []float64) Stat {
 	return s
 }
 
-// String prints "mean ± half" with 4 significant digits.
+// String prints "mean ± half" in plain notation (never 1.435e+05): both to the last digit of
+// the half-width's two significant ones (659 ± 19, 3.348 ± 0.060) but at most three digits
+// past the mean's fourth (0.9999900 ± 0.0000005), and with one run only the mean.
 func (s Stat) String() string {
 	switch {
 	case s.N == 0:
 		return "—"
-	case math.IsNaN(s.Half):
-		return fmt.Sprintf("%.4g", s.Mean)
+	case math.IsNaN(s.Half) || math.IsInf(s.Half, 0):
+		return Plain(s.Mean, 4)
+	case s.Half == 0:
+		return Plain(s.Mean, 4) + " ± 0"
 	}
-	return fmt.Sprintf("%.4g ± %.2g", s.Mean, s.Half)
+	dec := max(min(decimals(s.Half, 2), decimals(s.Mean, 4)+3), 0)
+	half := strconv.FormatFloat(s.Half, 'f', dec, 64)
+	if h, _ := strconv.ParseFloat(half, 64); h == 0 {
+		half = Plain(s.Half, 2)
+	}
+	return strconv.FormatFloat(s.Mean, 'f', dec, 64) + " ± " + half
+}
+
+// decimals is the number of digits after the point that shows v with sig significant digits
+// (negative when v is larger than sig digits).
+func decimals(v float64, sig int) int {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return sig - 1 - int(math.Floor(math.Log10(math.Abs(v))))
+}
+
+// Plain prints v with sig significant digits in plain notation, trailing zeros dropped:
+// numbers of more digits than sig are printed whole (143500, 1234568; never 1.435e+05),
+// small ones with as many zeros as they need (0.00052). NaN is "—", infinities "∞", "-∞".
+func Plain(v float64, sig int) string {
+	switch {
+	case math.IsNaN(v):
+		return "—"
+	case math.IsInf(v, 1):
+		return "∞"
+	case math.IsInf(v, -1):
+		return "-∞"
+	case v == 0:
+		return "0"
+	}
+	dec := decimals(v, sig)
+	if dec <= 0 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', sig, 64), 64) // round to sig digits
+	out := strconv.FormatFloat(r, 'f', max(decimals(r, sig), 0), 64)
+	if strings.Contains(out, ".") {
+		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
+	}
+	return out
 }
 
 // Group is one point's runs.
@@ -71,36 +124,78 @@ func GroupByPoint(rows []Row) []Group {
 	return out
 }
 
-// KeyMetrics lists a run's summary metrics followed by each DDL statement's duration and
-// phase durations, named ddl<i>_<op>_duration_s and ddl<i>_<op>_<phase>_s.
+// Kinds of key metric, in the order the compare table shows them: each DDL statement's
+// duration and traffic impact first, then the run's summary metrics, then the DDL phases.
+const (
+	KindImpact = iota
+	KindSummary
+	KindPhase
+)
+
+// KeyMetric is one key metric of a run with its kind; for a DDL duration, whether the
+// statement failed or was unfinished (its value is then NaN) and, if unfinished, the lower
+// bound (the time it had run).
+type KeyMetric struct {
+	metrics.Metric
+	Kind       int
+	DDL        int // the statement's index for KindImpact and KindPhase
+	Failed     bool
+	Unfinished bool
+	Bound      float64
+}
+
+// ImpactFields are the traffic-impact values of a DDL statement that the compare table shows
+// right after its duration, as ddl<i>_<op>_<field>.
+var ImpactFields = []string{"baseline_tps", "min_tps", "mean_tps", "lat_p95_ms", "lat_p99_ms", "below_half_s"}
+
+func impactValues(d *metrics.DDLResult) []float64 {
+	return []float64{d.BaselineTPS, d.MinTPS, d.MeanTPS, d.LatP95Ms, d.LatP99Ms, d.BelowHalfS}
+}
+
+// KeyMetrics lists a run's summary metrics followed by each DDL statement's duration, traffic
+// impact and phase durations, named ddl<i>_<op>_duration_s, ddl<i>_<op>_<field> (ImpactFields)
+// and ddl<i>_<op>_<phase>_s.
 func KeyMetrics(r *Row) metrics.Summary {
-	out := append(metrics.Summary(nil), r.Metrics...)
+	var out metrics.Summary
+	for _, k := range KeyMetricsOf(r) {
+		out = append(out, k.Metric)
+	}
+	return out
+}
+
+// KeyMetricsOf is KeyMetrics with each metric's kind, in the same order.
+func KeyMetricsOf(r *Row) []KeyMetric {
+	var out []KeyMetric
+	for _, m := range r.Metrics {
+		out = append(out, KeyMetric{Metric: m, Kind: KindSummary})
+	}
 	for i, d := range r.DDL {
 		dur := d.DurationS
 		if d.Failed || d.Unfinished {
 			dur = nan // no duration to average: failed, or only a lower bound
 		}
-		out = append(out, metrics.Metric{Name: fmt.Sprintf("ddl%d_%s_duration_s", i, d.Op), Value: dur})
+		name := func(f string) string { return fmt.Sprintf("ddl%d_%s_%s", i, d.Op, f) }
+		out = append(out, KeyMetric{Metric: metrics.Metric{Name: name("duration_s"), Value: dur}, Kind: KindImpact, DDL: i,
+			Failed: d.Failed, Unfinished: d.Unfinished && !d.Failed, Bound: d.DurationS})
+		for j, v := range impactValues(&r.DDL[i]) {
+			out = append(out, KeyMetric{Metric: metrics.Metric{Name: name(ImpactFields[j]), Value: v}, Kind: KindImpact, DDL: i})
+		}
 		// A phase that occurs several times (CREATE INDEX's observer flush: once per index,
 		// once at the end) is one metric: the total time spent in it.
-		var names []string
-		total := map[string]float64{}
-		for _, ph := range d.Phases {
-			if _, ok := total[ph.Name]; !ok {
-				names = append(names, ph.Name)
-			}
-			total[ph.Name] += ph.EndS - ph.StartS
-		}
+		names, total := metrics.PhaseTotals(d.Phases)
 		for _, n := range names {
-			out = append(out, metrics.Metric{Name: fmt.Sprintf("ddl%d_%s_%s_s", i, d.Op, n), Value: total[n]})
+			out = append(out, KeyMetric{Metric: metrics.Metric{Name: name(n + "_s"), Value: total[n]}, Kind: KindPhase, DDL: i})
 		}
 	}
 	return out
 }
 
-// StatTable is metrics (rows) × groups (columns) of mean ± CI.
+// StatTable is metrics (rows) × groups (columns) of mean ± CI. Metrics are ordered by kind
+// (KindImpact, KindSummary, KindPhase), each kind in order of first appearance.
 type StatTable struct {
 	Metrics []string
+	Kinds   []int    // per metric
+	DDLs    []string // per metric of KindImpact or KindPhase: the statement, "ddl0 create_index sbtest1"
 	Groups  []Group
 	Cells   [][]Stat // [metric][group]
 }
@@ -108,28 +203,117 @@ type StatTable struct {
 // Tabulate computes the StatTable of grouped runs over KeyMetrics.
 func Tabulate(groups []Group) *StatTable {
 	t := &StatTable{Groups: groups}
-	seen := map[string]bool{}
+	type info struct {
+		kind, order int
+		ddl         string
+	}
+	seen := map[string]*info{}
+	var names []string
 	vals := map[string][][]float64{}
+	unf := map[string][][]float64{}
+	fail := map[string][]int{}
 	for gi, g := range groups {
 		for i := range g.Rows {
-			for _, m := range KeyMetrics(&g.Rows[i]) {
-				if !seen[m.Name] {
-					seen[m.Name] = true
-					t.Metrics = append(t.Metrics, m.Name)
+			r := &g.Rows[i]
+			for _, m := range KeyMetricsOf(r) {
+				if seen[m.Name] == nil {
+					in := &info{kind: m.Kind, order: len(names)}
+					if m.Kind != KindSummary {
+						in.ddl = fmt.Sprintf("ddl%d %s %s", m.DDL, r.DDL[m.DDL].Op, r.DDL[m.DDL].Table)
+					}
+					seen[m.Name] = in
+					names = append(names, m.Name)
 					vals[m.Name] = make([][]float64, len(groups))
+					unf[m.Name] = make([][]float64, len(groups))
+					fail[m.Name] = make([]int, len(groups))
 				}
 				vals[m.Name][gi] = append(vals[m.Name][gi], m.Value)
+				if m.Unfinished {
+					unf[m.Name][gi] = append(unf[m.Name][gi], m.Bound)
+				}
+				if m.Failed {
+					fail[m.Name][gi]++
+				}
 			}
 		}
 	}
-	for _, name := range t.Metrics {
+	sort.SliceStable(names, func(i, j int) bool {
+		a, b := seen[names[i]], seen[names[j]]
+		if a.kind != b.kind {
+			return a.kind < b.kind
+		}
+		return a.order < b.order
+	})
+	t.Metrics = names
+	for _, name := range names {
 		row := make([]Stat, len(groups))
 		for gi := range groups {
 			row[gi] = MeanCI(vals[name][gi])
+			row[gi].Failed = fail[name][gi]
+			if u := unf[name][gi]; len(u) > 0 {
+				row[gi].Unfinished = len(u)
+				row[gi].Bound = floats.Min(u)
+			}
 		}
 		t.Cells = append(t.Cells, row)
+		t.Kinds = append(t.Kinds, seen[name].kind)
+		t.DDLs = append(t.DDLs, seen[name].ddl)
 	}
 	return t
+}
+
+// Cell is a table cell as printed: the Stat, and for a DDL duration with unfinished or failed
+// runs, what they were: "unfinished (> 600 s)" when every run was, else the mean of the others
+// followed by "(1 unfinished, > 600 s)".
+func (s Stat) Cell() string {
+	var notes []string
+	if s.Unfinished > 0 {
+		b := Plain(s.Bound, 4)
+		if s.N == 0 && s.Failed == 0 {
+			return "unfinished (> " + b + " s)"
+		}
+		notes = append(notes, fmt.Sprintf("%d unfinished, > %s s", s.Unfinished, b))
+	}
+	if s.Failed > 0 {
+		if s.N == 0 && s.Unfinished == 0 {
+			return "failed"
+		}
+		notes = append(notes, fmt.Sprintf("%d failed", s.Failed))
+	}
+	if len(notes) == 0 {
+		return s.String()
+	}
+	return s.String() + " (" + strings.Join(notes, "; ") + ")"
+}
+
+// Sections splits the table's rows (metric indexes) into its parts, in order, with a title
+// each: per DDL statement its duration and traffic impact, then "run metrics", then per DDL
+// statement its phases.
+func (t *StatTable) Sections() []Section {
+	var out []Section
+	for mi := range t.Metrics {
+		var title string
+		switch t.Kinds[mi] {
+		case KindImpact:
+			title = t.DDLs[mi] + ": duration and traffic impact"
+		case KindSummary:
+			title = "run metrics"
+		default:
+			title = t.DDLs[mi] + ": phases (s)"
+		}
+		if len(out) == 0 || out[len(out)-1].Title != title {
+			out = append(out, Section{Title: title, Kind: t.Kinds[mi]})
+		}
+		out[len(out)-1].Rows = append(out[len(out)-1].Rows, mi)
+	}
+	return out
+}
+
+// Section is a titled run of StatTable rows.
+type Section struct {
+	Title string
+	Kind  int
+	Rows  []int
 }
 
 // GroupLabel names a group by its parameter values ("fullscan", "lazy, 16GiB").
@@ -144,9 +328,12 @@ func GroupLabel(g Group) string {
 	return strings.Join(parts, ", ")
 }
 
-// Print writes the table side by side, one column per group, with the number of runs.
+// Print writes the table side by side, one column per group, with the number of runs: each
+// DDL statement's duration and traffic impact first, then the run's metrics, then the phases,
+// each part under a heading line.
 func (t *StatTable) Print(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric\t")
 	for _, g := range t.Groups {
 		fmt.Fprintf(tw, "%s\t", GroupLabel(g))
@@ -157,14 +344,26 @@ func (t *StatTable) Print(w io.Writer) error {
 		fmt.Fprintf(tw, "%d\t", len(g.Rows))
 	}
 	fmt.Fprint(tw, "\n")
-	for mi, name := range t.Metrics {
-		fmt.Fprintf(tw, "%s\t", name)
-		for gi := range t.Groups {
-			fmt.Fprintf(tw, "%s\t", t.Cells[mi][gi])
+	empty := strings.Repeat("\t", len(t.Groups)+1)
+	for _, sec := range t.Sections() {
+		fmt.Fprintf(tw, "%s\n-- %s --%s\n", empty, sec.Title, empty)
+		for _, mi := range sec.Rows {
+			fmt.Fprintf(tw, "%s\t", t.Metrics[mi])
+			for gi := range t.Groups {
+				fmt.Fprintf(tw, "%s\t", t.Cells[mi][gi].Cell())
+			}
+			fmt.Fprint(tw, "\n")
 		}
-		fmt.Fprint(tw, "\n")
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	lines := strings.Split(buf.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ") // the last column's padding
+	}
+	_, err := io.WriteString(w, strings.Join(lines, "\n"))
+	return err
 }
 
 // Unfinished describes the runs that ended with a DDL statement still running: they reached
@@ -177,7 +376,7 @@ func Unfinished(rows []Row) []string {
 		var ops []string
 		for _, d := range r.DDL {
 			if d.Unfinished {
-				ops = append(ops, fmt.Sprintf("%s %s (> %.4g s)", d.Op, d.Table, d.DurationS))
+				ops = append(ops, fmt.Sprintf("%s %s (> %s s)", d.Op, d.Table, Plain(d.DurationS, 4)))
 			}
 		}
 		if len(ops) == 0 {

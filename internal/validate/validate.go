@@ -86,7 +86,7 @@ func (f Float) MarshalJSON() ([]byte, error) {
 	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 		return []byte("null"), nil
 	}
-	return json.Marshal(float64(f))
+	return []byte(metrics.JSONFloat(float64(f))), nil
 }
 
 func (f *Float) UnmarshalJSON(b []byte) error {
@@ -342,7 +342,7 @@ func statNames(m map[string]float64) []string {
 //     (mean_tps / baseline_tps, per statement), and ddl.total_duration_s, the sum of their
 //     durations;
 //   - from the series: mean.<column> (its mean over the measured intervals),
-//     per_txn.<column> (that mean / the mean TPS: per_txn.pages_read_s is page reads per
+//     per_txn.<column> (that mean / the mean TPS: per_txn.pages_read_per_s is page reads per
 //     transaction) and, for the CPU columns, cpu_us_per_txn.<column> (core-microseconds per
 //     transaction: mean utilisation × cores × 10^6 / mean TPS).
 func Stats(res *runner.Result, cores int) map[string]float64 {

@@ -125,14 +125,14 @@ func TestStats(t *testing.T) {
 			{Op: "drop_table", DurationS: 3, BaselineTPS: 200, MeanTPS: 200},
 			{Op: "drop_table", DurationS: 9, Unfinished: true, BaselineTPS: 100, MeanTPS: 25},
 		},
-		Series: metrics.Series{Columns: []string{"time_s", "tps", "pages_read_s", "server_cpu_util"},
+		Series: metrics.Series{Columns: []string{"time_s", "tps", "pages_read_per_s", "server_cpu_util"},
 			Rows: [][]float64{{1, 100, 300, 0.5}, {2, 300, 500, 0.3}}},
 	}
 	st := Stats(res, 2)
 	for k, want := range map[string]float64{
 		"tps_mean": 100, "ddl.duration_s": 2, "ddl.total_duration_s": 13, "ddl.tps_ratio": (0.5 + 1 + 0.25) / 3,
-		"ddl.mean_tps": 275.0 / 3, "ddl0_drop_table_duration_s": 1, "mean.pages_read_s": 400,
-		"per_txn.pages_read_s": 2, "cpu_us_per_txn.server_cpu_util": 0.4 * 2 * 1e6 / 200,
+		"ddl.mean_tps": 275.0 / 3, "ddl0_drop_table_duration_s": 1, "mean.pages_read_per_s": 400,
+		"per_txn.pages_read_per_s": 2, "cpu_us_per_txn.server_cpu_util": 0.4 * 2 * 1e6 / 200,
 	} {
 		if got, ok := st[k]; !ok || math.Abs(got-want) > 1e-9 {
 			t.Errorf("%s = %v (present %v), want %v", k, got, ok, want)

@@ -14,8 +14,8 @@ for res in "$@"; do
       }
       printf "| %s | %s | %d MiB | %.0f | %.0f | %.3f | %.0f | %s | %s | %.5f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f |\n",
         $c["run"], $c["role"], $c["pool_bytes"] / 1048576, $c["data_bytes"] / 1048576, $c["tps_mean"], $c["tps_cv"],
-        $c["qps_mean"], $c["lat_p95_ms"], $c["lat_p99_ms"], $c["hit_ratio"], $c["misses_s_mean"],
-        $c["pages_read_s_mean"], $c["pages_written_s_mean"], $c["dirty_pages_mean"], $c["cpu_util_mean"], $c["mysqld_cpu_util_mean"]
+        $c["qps_mean"], $c["lat_p95_ms"], $c["lat_p99_ms"], $c["hit_ratio"], $c["misses_per_s_mean"],
+        $c["pages_read_per_s_mean"], $c["pages_written_per_s_mean"], $c["dirty_pages_mean"], $c["cpu_util_mean"], $c["mysqld_cpu_util_mean"]
     }' "$res/runs.csv"
   echo
   [ -s "$res/ddl.csv" ] && [ "$(wc -l <"$res/ddl.csv")" -gt 1 ] || continue
@@ -28,7 +28,7 @@ for res in "$@"; do
       }
       printf "| %s | %s | %d MiB | %.2f | %s | %.0f | %.0f | %.0f | %d | %.0f | %s | %.0f | %.0f |\n",
         $c["run"], $c["op"], $c["pool_bytes"] / 1048576, $c["duration_s"], $c["failed"], $c["baseline_tps"],
-        $c["mean_tps"], $c["min_tps"], $c["seconds_below_half"], $c["after_tps"], $c["max_lat_p95_ms"],
+        $c["mean_tps"], $c["min_tps"], $c["below_half_s"], $c["after_tps"], $c["max_lat_p95_ms"],
         $c["pages_read_during"], $c["pages_written_during"]
     }' "$res/ddl.csv"
   echo

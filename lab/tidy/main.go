@@ -6,11 +6,11 @@
 //	runs.csv    one row per run: means over the run, sysbench's own summary and histogram
 //	ddl.csv     one row per DDL statement run under load
 //
-// Column names follow ddlsim's outputs where they overlap (docs/output.md): tps, qps, reads_s,
-// writes_s, other_s, iud_s, lat_p95_ms, hit_ratio, free_pages, dirty_pages, lru_pages,
-// pages_read_s, pages_written_s, made_young_s, free_waits_s, checkpoint_age_mb, cpu_util,
+// Column names follow ddlsim's outputs where they overlap (docs/output.md): tps, qps, reads_per_s,
+// writes_per_s, other_per_s, iud_per_s, lat_p95_ms, hit_ratio, free_pages, dirty_pages, lru_pages,
+// pages_read_per_s, pages_written_per_s, made_young_per_s, free_waits_per_s, checkpoint_age_mb, cpu_util,
 // ddl_active; ddl.csv has ddlsim's op, table, start_s, end_s, duration_s, failed, reason,
-// unfinished, baseline_tps, min_tps, mean_tps, seconds_below_half.
+// unfinished, baseline_tps, min_tps, mean_tps, below_half_s.
 //
 // Usage: tidy RESULTS_DIR (the directory holding runs/<name>/).
 package main
@@ -21,6 +21,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/ddlsim/ddlsim/model/metrics"
 	"io"
 	"io/fs"
 	"math"
@@ -384,11 +385,11 @@ func (r *run) osAt(t float64) (busy, all, proc, sb float64) {
 
 var seriesCols = []string{
 	"plan", "run", "kind", "role", "op", "pool_bytes", "data_bytes", "threads", "time_s",
-	"tps", "qps", "reads_s", "writes_s", "other_s", "iud_s", "commits_s", "lat_p95_ms", "errors_s",
-	"hit_ratio", "read_requests_s", "misses_s", "pages_read_s", "read_ahead_s", "pages_written_s",
-	"dblwr_pages_written_s", "data_fsyncs_s", "log_writes_s", "redo_mb_s",
-	"free_pages", "dirty_pages", "lru_pages", "old_lru_pages", "made_young_s", "not_made_young_s",
-	"free_waits_s", "checkpoint_age_mb", "threads_running", "cpu_util", "mysqld_cpu_util",
+	"tps", "qps", "reads_per_s", "writes_per_s", "other_per_s", "iud_per_s", "commits_per_s", "lat_p95_ms", "errors_per_s",
+	"hit_ratio", "read_requests_per_s", "misses_per_s", "pages_read_per_s", "read_ahead_per_s", "pages_written_per_s",
+	"dblwr_pages_written_per_s", "data_fsyncs_per_s", "log_writes_per_s", "redo_mb_per_s",
+	"free_pages", "dirty_pages", "lru_pages", "old_lru_pages", "made_young_per_s", "not_made_young_per_s",
+	"free_waits_per_s", "checkpoint_age_mb", "threads_running", "cpu_util", "mysqld_cpu_util",
 	"sysbench_cpu_util", "other_cpu_util", "ddl_active",
 }
 
@@ -398,8 +399,8 @@ func (r *run) point(t0, t1, cores float64) map[string]float64 {
 	req := r.counter("Innodb_buffer_pool_read_requests", t1) - r.counter("Innodb_buffer_pool_read_requests", t0)
 	miss := r.counter("Innodb_buffer_pool_reads", t1) - r.counter("Innodb_buffer_pool_reads", t0)
 	dt := t1 - t0
-	p["read_requests_s"] = req / dt
-	p["misses_s"] = miss / dt
+	p["read_requests_per_s"] = req / dt
+	p["misses_per_s"] = miss / dt
 	p["hit_ratio"] = math.NaN()
 	if req > 0 {
 		p["hit_ratio"] = 1 - miss/req
@@ -408,22 +409,22 @@ func (r *run) point(t0, t1, cores float64) map[string]float64 {
 	for _, c := range []string{"Com_insert", "Com_update", "Com_delete"} {
 		iud += r.rate(c, t0, t1)
 	}
-	p["iud_s"] = iud
-	p["commits_s"] = r.rate("Com_commit", t0, t1)
-	p["pages_read_s"] = r.rate("Innodb_pages_read", t0, t1)
-	p["read_ahead_s"] = r.rate("Innodb_buffer_pool_read_ahead", t0, t1)
-	p["pages_written_s"] = r.rate("Innodb_pages_written", t0, t1)
-	p["dblwr_pages_written_s"] = r.rate("Innodb_dblwr_pages_written", t0, t1)
-	p["data_fsyncs_s"] = r.rate("Innodb_data_fsyncs", t0, t1)
-	p["log_writes_s"] = r.rate("Innodb_log_writes", t0, t1)
-	p["redo_mb_s"] = r.rate("Innodb_lsn_current", t0, t1) / (1 << 20)
+	p["iud_per_s"] = iud
+	p["commits_per_s"] = r.rate("Com_commit", t0, t1)
+	p["pages_read_per_s"] = r.rate("Innodb_pages_read", t0, t1)
+	p["read_ahead_per_s"] = r.rate("Innodb_buffer_pool_read_ahead", t0, t1)
+	p["pages_written_per_s"] = r.rate("Innodb_pages_written", t0, t1)
+	p["dblwr_pages_written_per_s"] = r.rate("Innodb_dblwr_pages_written", t0, t1)
+	p["data_fsyncs_per_s"] = r.rate("Innodb_data_fsyncs", t0, t1)
+	p["log_writes_per_s"] = r.rate("Innodb_log_writes", t0, t1)
+	p["redo_mb_per_s"] = r.rate("Innodb_lsn_current", t0, t1) / (1 << 20)
 	p["free_pages"] = r.counter("Innodb_buffer_pool_pages_free", t1)
 	p["dirty_pages"] = r.counter("Innodb_buffer_pool_pages_dirty", t1)
 	p["lru_pages"] = r.counter("bp.DATABASE_PAGES", t1)
 	p["old_lru_pages"] = r.counter("bp.OLD_DATABASE_PAGES", t1)
-	p["made_young_s"] = r.rate("bp.PAGES_MADE_YOUNG", t0, t1)
-	p["not_made_young_s"] = r.rate("bp.PAGES_NOT_MADE_YOUNG", t0, t1)
-	p["free_waits_s"] = r.rate("Innodb_buffer_pool_wait_free", t0, t1)
+	p["made_young_per_s"] = r.rate("bp.PAGES_MADE_YOUNG", t0, t1)
+	p["not_made_young_per_s"] = r.rate("bp.PAGES_NOT_MADE_YOUNG", t0, t1)
+	p["free_waits_per_s"] = r.rate("Innodb_buffer_pool_wait_free", t0, t1)
 	p["checkpoint_age_mb"] = r.counter("Innodb_checkpoint_age", t1) / (1 << 20)
 	p["threads_running"] = r.counter("Threads_running", t1)
 	b0, a0, pr0, sb0 := r.osAt(t0)
@@ -452,8 +453,8 @@ func writeSeries(path string, runs []*run, cores float64) error {
 			t0, t1 := r.ivBounds(iv)
 			p := r.point(t0, t1, cores)
 			p["time_s"] = float64(iv.k)
-			p["tps"], p["qps"], p["reads_s"], p["writes_s"], p["other_s"] = iv.tps, iv.qps, iv.r, iv.w, iv.o
-			p["lat_p95_ms"], p["errors_s"] = iv.p95ms, iv.errS
+			p["tps"], p["qps"], p["reads_per_s"], p["writes_per_s"], p["other_per_s"] = iv.tps, iv.qps, iv.r, iv.w, iv.o
+			p["lat_p95_ms"], p["errors_per_s"] = iv.p95ms, iv.errS
 			p["ddl_active"] = 0
 			if r.ddl != nil && r.ddl.start <= t1 && t1 < r.ddl.end {
 				p["ddl_active"] = 1
@@ -487,11 +488,11 @@ func (r *run) row(cols []string, p map[string]float64) []string {
 
 var runCols = []string{
 	"plan", "run", "kind", "role", "op", "pool_bytes", "tables", "rows_per_table", "data_bytes", "threads",
-	"seconds", "tps_mean", "tps_min", "tps_p50", "tps_cv", "qps_mean", "iud_s_mean", "errors_s_mean",
+	"seconds", "tps_mean", "tps_min", "tps_p50", "tps_cv", "qps_mean", "iud_per_s_mean", "errors_per_s_mean",
 	"sb_tps", "sb_qps", "lat_avg_ms", "lat_p50_ms", "lat_p95_ms", "lat_p99_ms", "lat_max_ms",
-	"hit_ratio", "read_requests_s_mean", "misses_s_mean", "pages_read_s_mean", "pages_written_s_mean",
-	"data_fsyncs_s_mean", "redo_mb_s_mean", "dirty_pages_mean", "free_pages_mean", "lru_pages_mean",
-	"made_young_s_mean", "free_waits_s_mean", "checkpoint_age_mb_mean", "cpu_util_mean", "mysqld_cpu_util_mean",
+	"hit_ratio", "read_requests_per_s_mean", "misses_per_s_mean", "pages_read_per_s_mean", "pages_written_per_s_mean",
+	"data_fsyncs_per_s_mean", "redo_mb_per_s_mean", "dirty_pages_mean", "free_pages_mean", "lru_pages_mean",
+	"made_young_per_s_mean", "free_waits_per_s_mean", "checkpoint_age_mb_mean", "cpu_util_mean", "mysqld_cpu_util_mean",
 	"sysbench_cpu_util_mean", "other_cpu_util_mean",
 }
 
@@ -513,7 +514,7 @@ func writeRuns(path string, runs []*run, cores float64) error {
 		p["tps_p50"] = quantile(tps, 0.5)
 		p["tps_cv"] = stddev(tps) / mean(tps)
 		p["qps_mean"] = qps / n
-		p["errors_s_mean"] = errs / n
+		p["errors_per_s_mean"] = errs / n
 		// sysbench's own summary and histogram: whole-run latency quantiles
 		if v, ok := r.sum["transactions_per_s"]; ok {
 			p["sb_tps"] = v
@@ -529,8 +530,8 @@ func writeRuns(path string, runs []*run, cores float64) error {
 		t1 := r.origin + float64(r.ivs[len(r.ivs)-1].k)
 		whole := r.point(t0, t1, cores)
 		p["hit_ratio"] = whole["hit_ratio"]
-		for _, c := range []string{"iud_s", "read_requests_s", "misses_s", "pages_read_s", "pages_written_s",
-			"data_fsyncs_s", "redo_mb_s", "made_young_s", "free_waits_s", "cpu_util", "mysqld_cpu_util"} {
+		for _, c := range []string{"iud_per_s", "read_requests_per_s", "misses_per_s", "pages_read_per_s", "pages_written_per_s",
+			"data_fsyncs_per_s", "redo_mb_per_s", "made_young_per_s", "free_waits_per_s", "cpu_util", "mysqld_cpu_util"} {
 			p[c+"_mean"] = whole[c]
 		}
 		// gauges, and sysbench's CPU (whose counter exists only while its process does): mean of
@@ -554,7 +555,7 @@ func writeRuns(path string, runs []*run, cores float64) error {
 var ddlCols = []string{
 	"plan", "run", "role", "op", "table", "pool_bytes", "data_bytes", "threads",
 	"start_s", "end_s", "duration_s", "failed", "reason", "unfinished",
-	"baseline_tps", "min_tps", "mean_tps", "seconds_below_half", "after_tps",
+	"baseline_tps", "min_tps", "mean_tps", "below_half_s", "after_tps",
 	"baseline_lat_p95_ms", "max_lat_p95_ms", "hit_ratio_before", "hit_ratio_during",
 	"pages_read_during", "pages_written_during", "dirty_pages_at_start", "statement",
 }
@@ -593,7 +594,7 @@ func writeDDL(path string, runs []*run) error {
 				below++
 			}
 		}
-		p["seconds_below_half"] = below
+		p["below_half_s"] = below
 		p["after_tps"] = mean(after)
 		p["baseline_lat_p95_ms"] = mean(latBefore)
 		p["max_lat_p95_ms"] = maxOf(latDuring)
@@ -650,16 +651,15 @@ func writeCSV(path string, cols []string, rows [][]string) error {
 	return f.Close()
 }
 
-// fmtF: whole numbers without exponent, other values to 6 significant digits, NaN as empty.
+// fmtF: whole numbers as they are, other values rounded to 6 significant digits (what the
+// counters and clocks resolve), written in ddlsim's one number format (metrics.FormatFloat:
+// plain notation, NaN as empty, +Inf/-Inf).
 func fmtF(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return ""
-	}
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return strconv.FormatInt(int64(v), 10)
+	if math.IsNaN(v) || math.IsInf(v, 0) || v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return metrics.FormatFloat(v)
 	}
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
-	return strconv.FormatFloat(r, 'f', -1, 64)
+	return metrics.FormatFloat(r)
 }
 
 func mean(v []float64) float64 {

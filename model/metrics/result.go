@@ -67,11 +67,15 @@ type DDLResult struct {
 	Restarts     uint64 `json:"restarts"`
 	// AHIPagesDropped counts pages whose adaptive-hash entries it dropped.
 	AHIPagesDropped uint64 `json:"ahi_pages_dropped"`
-	// Traffic dip while it ran.
-	BaselineTPS      float64 `json:"baseline_tps"`
-	MinTPS           float64 `json:"min_tps"`
-	MeanTPS          float64 `json:"mean_tps"`
-	SecondsBelowHalf float64 `json:"seconds_below_half"`
+	// Traffic dip while it ran (the report intervals inside it; docs/output.md): the
+	// baseline TPS before it, the lowest and mean TPS during it, the 95th and 99th percentile
+	// latency of the transactions during it (NaN: none), and the time below half the baseline.
+	BaselineTPS float64 `json:"baseline_tps"`
+	MinTPS      float64 `json:"min_tps"`
+	MeanTPS     float64 `json:"mean_tps"`
+	LatP95Ms    float64 `json:"lat_p95_ms"`
+	LatP99Ms    float64 `json:"lat_p99_ms"`
+	BelowHalfS  float64 `json:"below_half_s"`
 }
 
 // MutexRow is one mutex class (all instances of e.g. LRU_list_mutex together) and one kind of

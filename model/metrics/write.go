@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -197,20 +196,6 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// FormatFloat is the one float format of every output file: the shortest text that parses
-// back to the same float64 (so files are stable byte for byte and lose nothing), with whole
-// numbers below 1e15 written as integers (a page counter reads 1234567, not 1.234567e+06).
-// NaN, which marks "no value this interval", is written as an empty field.
-func FormatFloat(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return ""
-	case v == math.Trunc(v) && math.Abs(v) < 1e15:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
 func seriesCSV(s *Series) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -253,7 +238,8 @@ func ddlColumns() []string {
 func ddlCSV(ddl []DDLResult) ([]byte, error) {
 	cols := ddlColumns()
 	// Phase columns: the union of phase names in order of first appearance, each the
-	// phase's duration in seconds; a DDL that did not have the phase leaves it empty.
+	// statement's total time in that phase (all its occurrences); a DDL that did not have the
+	// phase leaves it empty. The phases column spells out every occurrence in order.
 	var phases []string
 	seen := map[string]bool{}
 	for _, d := range ddl {
@@ -267,6 +253,7 @@ func ddlCSV(ddl []DDLResult) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	header := append([]string(nil), cols...)
+	header = append(header, "phases")
 	for _, p := range phases {
 		header = append(header, "phase_"+p+"_s")
 	}
@@ -282,13 +269,12 @@ func ddlCSV(ddl []DDLResult) ([]byte, error) {
 			}
 			rec = append(rec, formatValue(v.Field(i)))
 		}
+		rec = append(rec, PhaseList(d.Phases))
+		_, total := PhaseTotals(d.Phases)
 		for _, name := range phases {
 			cell := ""
-			for _, p := range d.Phases {
-				if p.Name == name {
-					cell = FormatFloat(p.EndS - p.StartS)
-					break
-				}
+			if x, ok := total[name]; ok {
+				cell = FormatFloat(x)
 			}
 			rec = append(rec, cell)
 		}
@@ -338,11 +324,18 @@ func formatValue(v reflect.Value) string {
 	return string(b)
 }
 
-// summaryJSON writes {"meta": {...}, "summary": {...}, "ddl": [...]} with keys in their
+// SchemaVersion is the version of the output files' layout and names: a run directory's
+// (summary.json's schema_version) and a compare or sweep's results (internal/sweep). Bump it
+// when a column or field is renamed, changes meaning or disappears; adding one does not.
+// 2: rates end in _per_s (iud_per_s, was iud_s), seconds_below_half is below_half_s, ddl.csv
+// totals repeated phases and lists them all in phases, DDL results have lat_p95_ms/lat_p99_ms.
+const SchemaVersion = 2
+
+// summaryJSON writes {"schema_version": N, "meta": {...}, "summary": {...}, "ddl": [...]} with keys in their
 // given order (Go maps would sort them, and summary order is part of the format).
 func summaryJSON(b Bundle) ([]byte, error) {
 	var buf bytes.Buffer
-	buf.WriteString("{\n  \"meta\": {")
+	fmt.Fprintf(&buf, "{\n  \"schema_version\": %d,\n  \"meta\": {", SchemaVersion)
 	for i, m := range b.Meta {
 		v, err := json.Marshal(m.Value)
 		if err != nil {
@@ -355,13 +348,13 @@ func summaryJSON(b Bundle) ([]byte, error) {
 	buf.WriteString(",\n  \"summary\": {")
 	for i, m := range b.Summary {
 		sep(&buf, i)
-		fmt.Fprintf(&buf, "    %s: %s", quote(m.Name), jsonFloat(m.Value))
+		fmt.Fprintf(&buf, "    %s: %s", quote(m.Name), JSONFloat(m.Value))
 	}
 	closeObj(&buf, len(b.Summary), "}")
 	buf.WriteString(",\n  \"ddl\": [")
 	for i, d := range b.DDL {
 		sep(&buf, i)
-		v, err := marshalDDL(d)
+		v, err := json.Marshal(d)
 		if err != nil {
 			return nil, err
 		}
@@ -371,66 +364,6 @@ func summaryJSON(b Bundle) ([]byte, error) {
 	closeObj(&buf, len(b.DDL), "]")
 	buf.WriteString("\n}\n")
 	return buf.Bytes(), nil
-}
-
-// marshalDDL is json.Marshal with non-finite floats as null (encoding/json refuses them).
-func marshalDDL(d DDLResult) ([]byte, error) {
-	clean := func(f *float64) {
-		if math.IsNaN(*f) || math.IsInf(*f, 0) {
-			*f = 0
-		}
-	}
-	v := reflect.ValueOf(&d).Elem()
-	var nonFinite []string
-	for i := 0; i < v.NumField(); i++ {
-		if f := v.Field(i); f.Kind() == reflect.Float64 && (math.IsNaN(f.Float()) || math.IsInf(f.Float(), 0)) {
-			name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
-			nonFinite = append(nonFinite, name)
-			clean(f.Addr().Interface().(*float64))
-		}
-	}
-	d.Phases = append([]Phase(nil), d.Phases...)
-	for i := range d.Phases {
-		clean(&d.Phases[i].StartS)
-		clean(&d.Phases[i].EndS)
-	}
-	b, err := json.Marshal(d)
-	if err != nil || len(nonFinite) == 0 {
-		return b, err
-	}
-	var m map[string]json.RawMessage // key order is restored below
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	for _, k := range nonFinite {
-		m[k] = json.RawMessage("null")
-	}
-	var out bytes.Buffer
-	out.WriteByte('{')
-	t := v.Type()
-	first := true
-	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		raw, ok := m[name]
-		if !ok {
-			continue
-		}
-		if !first {
-			out.WriteByte(',')
-		}
-		first = false
-		out.WriteString(quote(name) + ":")
-		out.Write(raw)
-	}
-	out.WriteByte('}')
-	return out.Bytes(), nil
-}
-
-func jsonFloat(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "null"
-	}
-	return FormatFloat(v)
 }
 
 func quote(s string) string {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -43,9 +44,9 @@ func TestWriteDir(t *testing.T) {
 	if got, want := read(t, filepath.Join(dir, SeriesFile)), "time_s,tps,lat_p95_ms\n1,1834.07,24.38\n2,2000000,\n"; got != want {
 		t.Errorf("series.csv:\n%s\nwant\n%s", got, want)
 	}
-	wantDDL := "op,table,policy,start_s,end_s,duration_s,failed,reason,unfinished,nodes_visited,pages_flushed,pages_freed,restarts,ahi_pages_dropped,baseline_tps,min_tps,mean_tps,seconds_below_half,phase_read_s,phase_sort_s,phase_flush_s,phase_free_s\n" +
-		"create_index,big,fullscan,60,116,56,false,,false,0,1234567,0,0,0,0,0,0,0,20,20.5,15.5,\n" +
-		"drop_table,big,fullscan,120,121,1,false,,false,0,0,0,0,0,0,+Inf,0,0,,,1,0\n"
+	wantDDL := "op,table,policy,start_s,end_s,duration_s,failed,reason,unfinished,nodes_visited,pages_flushed,pages_freed,restarts,ahi_pages_dropped,baseline_tps,min_tps,mean_tps,lat_p95_ms,lat_p99_ms,below_half_s,phases,phase_read_s,phase_sort_s,phase_flush_s,phase_free_s\n" +
+		"create_index,big,fullscan,60,116,56,false,,false,0,1234567,0,0,0,0,0,0,0,0,0,read=20 sort=20.5 flush=15.5,20,20.5,15.5,\n" +
+		"drop_table,big,fullscan,120,121,1,false,,false,0,0,0,0,0,0,+Inf,0,0,0,0,flush=1 free=0,,,1,0\n"
 	if got := read(t, filepath.Join(dir, DDLFile)); got != wantDDL {
 		t.Errorf("ddl.csv:\n%s\nwant\n%s", got, wantDDL)
 	}
@@ -145,4 +146,60 @@ func TestWriteDirFailures(t *testing.T) {
 		t.Error("ragged series accepted")
 	}
 	noPartialResult(t, parent, 2)
+}
+
+// One number format everywhere: plain notation (no exponent), NaN empty in CSV and null in
+// JSON, infinities +Inf/-Inf in CSV and null in JSON; and the files of a run directory hold no
+// exponent whatever the values.
+func TestOneNumberFormat(t *testing.T) {
+	for v, want := range map[float64]string{
+		143500.5: "143500.5", 2e6: "2000000", 2.5e-7: "0.00000025", 1e21: "1000000000000000000000",
+		math.Copysign(0, -1): "0", -3.25: "-3.25", math.NaN(): "", math.Inf(1): "+Inf", math.Inf(-1): "-Inf",
+	} {
+		if got := FormatFloat(v); got != want {
+			t.Errorf("FormatFloat(%v) = %q, want %q", v, got, want)
+		}
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if got := JSONFloat(v); got != "null" {
+			t.Errorf("JSONFloat(%v) = %q", v, got)
+		}
+	}
+	b := testBundle()
+	b.Series.Rows = append(b.Series.Rows, []float64{3, 1.435e5 + 0.25, 2.5e-9})
+	b.Summary = append(b.Summary, Metric{"huge", 1.5e22}, Metric{"tiny", 3e-12})
+	b.DDL[0].LatP95Ms, b.DDL[0].MeanTPS, b.DDL[0].LatP99Ms = 1.25e-8, 2.5e21, math.NaN()
+	dir := filepath.Join(t.TempDir(), "run")
+	if err := WriteDir(dir, b); err != nil {
+		t.Fatal(err)
+	}
+	exp := regexp.MustCompile(`[0-9][eE][-+]?[0-9]`)
+	for _, f := range []string{SeriesFile, SummaryFile, DDLFile} {
+		if s := read(t, filepath.Join(dir, f)); exp.MatchString(s) {
+			t.Errorf("%s holds exponent notation: %s", f, exp.FindString(s))
+		}
+	}
+	// A DDL result round-trips through JSON, NaN as null and back.
+	j, err := json.Marshal(b.DDL[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back DDLResult
+	if err := json.Unmarshal(j, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsNaN(back.LatP99Ms) || back.LatP95Ms != 1.25e-8 || len(back.Phases) != 3 || back.Phases[1] != b.DDL[0].Phases[1] {
+		t.Errorf("round trip: %s -> %+v", j, back)
+	}
+}
+
+func TestWithin(t *testing.T) {
+	ph := []Phase{{"merge", 0, 4}, {"merge_pass_1", 0, 2}, {"merge_pass_2", 2, 4}, {"load", 4, 5}, {"row_log_apply", 5, 5}, {"observer_flush", 5, 7}}
+	got := Within(ph)
+	want := []bool{false, true, true, false, false, false}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s: within %v, want %v", ph[i].Name, got[i], want[i])
+		}
+	}
 }

@@ -35,7 +35,7 @@ func TestRedoLoggedBuild(t *testing.T) {
 		r := run(t, fmt.Sprintf(redoBuildYAML, v))
 		d := ddlOf(t, r, "create_index")
 		flush := phase(d, "observer_flush")
-		redo, tcol := r.Series.Col("redo_mb_s"), r.Series.Col("time_s")
+		redo, tcol := r.Series.Col("redo_mb_per_s"), r.Series.Col("time_s")
 		for _, row := range r.Series.Rows {
 			switch {
 			case row[tcol] <= d.StartS:

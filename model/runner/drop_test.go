@@ -344,7 +344,7 @@ func TestDDLsOnOneTableQueue(t *testing.T) {
 		t.Errorf("a create_index on the dropped table: failed %v (%s), want ER_NO_SUCH_TABLE", ci2.Failed, ci2.Reason)
 	}
 	var errs float64
-	ec := r.Series.Col("err_s")
+	ec := r.Series.Col("err_per_s")
 	for _, row := range r.Series.Rows {
 		if row[0] > drop.EndS {
 			errs += row[ec]

@@ -115,7 +115,7 @@ func TestWriteHeavyMixFlushes(t *testing.T) {
 	ro := run(t, sb{pool: "512MiB", rows: "500k", mix: "oltp_read_only", threads: 16}.yaml())
 	wo := run(t, sb{pool: "512MiB", rows: "500k", mix: "oltp_write_only", threads: 16}.yaml())
 	dRO, dWO := get(t, ro, "dirty_pages_mean"), get(t, wo, "dirty_pages_mean")
-	wRO, wWO := get(t, ro, "pages_written_s_mean"), get(t, wo, "pages_written_s_mean")
+	wRO, wWO := get(t, ro, "pages_written_per_s_mean"), get(t, wo, "pages_written_per_s_mean")
 	t.Logf("read_only: dirty %.0f written/s %.0f; write_only: dirty %.0f written/s %.0f", dRO, wRO, dWO, wWO)
 	if !(dWO > 5*dRO+100) {
 		t.Errorf("flush list: write_only %.0f vs read_only %.0f dirty pages", dWO, dRO)

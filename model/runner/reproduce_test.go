@@ -103,7 +103,7 @@ func TestReproduceTempTableBands(t *testing.T) {
 			t.Parallel()
 			r := runReproduction(t, "temp-table", c.policy)
 			ratio := get(t, r, "temp_loop_iud_ratio")
-			t.Logf("%s: iud/s %.0f -> %.0f (%.1f%%), %v truncations", c.policy, get(t, r, "temp_loop_baseline_iud_s"), get(t, r, "temp_loop_iud_s"), 100*ratio, get(t, r, "temp_truncations"))
+			t.Logf("%s: iud/s %.0f -> %.0f (%.1f%%), %v truncations", c.policy, get(t, r, "temp_loop_baseline_iud_per_s"), get(t, r, "temp_loop_iud_per_s"), 100*ratio, get(t, r, "temp_truncations"))
 			if ratio < c.lo || ratio > c.hi {
 				t.Errorf("%s: iud ratio %.3f outside [%.2f, %.2f]", c.policy, ratio, c.lo, c.hi)
 			}

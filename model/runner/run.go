@@ -17,13 +17,13 @@ import (
 
 // Columns of the per-interval series (docs/output.md).
 var Columns = []string{
-	"time_s", "tps", "qps", "reads_s", "writes_s", "other_s", "iud_s", "commits_s",
+	"time_s", "tps", "qps", "reads_per_s", "writes_per_s", "other_per_s", "iud_per_s", "commits_per_s",
 	"lat_p50_ms", "lat_p95_ms", "lat_p99_ms", "lat_max_ms",
-	"hit_ratio", "free_pages", "dirty_pages", "lru_pages", "pages_read_s", "pages_written_s",
-	"lru_mutex_wait_ms_s", "free_mutex_wait_ms_s", "flush_mutex_wait_ms_s", "cpu_util",
-	"checkpoint_age_mb", "temp_truncations_s", "ddl_active",
-	"made_young_s", "single_page_flushes_s", "free_waits_s", "runnable", "temp_sessions_closing",
-	"mdl_waiting", "err_s", "redo_mb_s",
+	"hit_ratio", "free_pages", "dirty_pages", "lru_pages", "pages_read_per_s", "pages_written_per_s",
+	"lru_mutex_wait_ms_per_s", "free_mutex_wait_ms_per_s", "flush_mutex_wait_ms_per_s", "cpu_util",
+	"checkpoint_age_mb", "temp_truncations_per_s", "ddl_active",
+	"made_young_per_s", "single_page_flushes_per_s", "free_waits_per_s", "runnable", "temp_sessions_closing",
+	"mdl_waiting", "err_per_s", "redo_mb_per_s",
 }
 
 // Test hooks: sampleHook is called after every report sample, trimHook with the latencies
@@ -113,7 +113,7 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 		res.Summary = appendNew(res.Summary, w.Summary(&res.Series, interval.Seconds()))
 	}
 	for _, d := range m.DDLs() {
-		res.DDL = append(res.DDL, ddlResult(d, warm, interval, &res.Series))
+		res.DDL = append(res.DDL, ddlResult(d, warm, interval, &res.Series, rec.ddlLat))
 	}
 	if opt.Inspect != nil {
 		opt.Inspect(m)
@@ -202,6 +202,11 @@ type recorder struct {
 	lastWait [3]sim.Time
 	t0       sim.Time
 	ddlBusy  func() bool
+	wasBusy  bool // a DDL statement was running at the previous sample
+	// ddlLat holds, per series row, the interval's transaction latencies in buckets when a
+	// DDL statement ran at its start or its end (nil otherwise), so ddlResult can take the
+	// latency quantiles of all transactions during a statement, not an average of quantiles.
+	ddlLat []latBuckets
 	// client, other: the run has a co-located client / other processes, whose CPU the series
 	// shows apart from the server's (CPUColumns).
 	client, other bool
@@ -242,6 +247,7 @@ func (r *recorder) reset() {
 	r.lastBusy = r.srv.Cores.Stats().BusyNs
 	r.lastLSN = r.srv.Redo.LSN()
 	r.lastWait = r.mutexWaits()
+	r.wasBusy = r.ddlBusy()
 	r.srv.Lat = r.srv.Lat[:0]
 }
 
@@ -277,9 +283,16 @@ func (r *recorder) sample() {
 	waits := r.mutexWaits()
 	wms := func(i int) float64 { return float64(waits[i]-r.lastWait[i]) / 1e6 / dt }
 	active := 0.0
-	if r.ddlBusy() {
+	busyNow := r.ddlBusy()
+	if busyNow {
 		active = 1
 	}
+	var lb latBuckets
+	if busyNow || r.wasBusy {
+		lb = newLatBuckets(lat) // sorted above
+	}
+	r.ddlLat = append(r.ddlLat, lb)
+	r.wasBusy = busyNow
 	row := []float64{
 		(now - r.t0).Seconds(), rate(st.Txns, l.Txns),
 		rate(st.Reads+st.Writes+st.Others, l.Reads+l.Writes+l.Others),
@@ -342,20 +355,20 @@ func summarize(srv *server.Server, s *metrics.Series, warm sim.Time) metrics.Sum
 	}
 	add("tps_cv", cv(tps))
 	add("qps_mean", mean(column(s, "qps")))
-	add("iud_s_mean", mean(column(s, "iud_s")))
-	add("commits_s_mean", mean(column(s, "commits_s")))
+	add("iud_per_s_mean", mean(column(s, "iud_per_s")))
+	add("commits_per_s_mean", mean(column(s, "commits_per_s")))
 	add("lat_p95_ms_mean", mean(column(s, "lat_p95_ms")))
 	add("hit_ratio_mean", mean(column(s, "hit_ratio")))
 	add("dirty_pages_mean", mean(column(s, "dirty_pages")))
-	add("pages_written_s_mean", mean(column(s, "pages_written_s")))
+	add("pages_written_per_s_mean", mean(column(s, "pages_written_per_s")))
 	add("cpu_util_mean", mean(column(s, "cpu_util")))
 	for _, c := range CPUColumns {
 		if s.Col(c) >= 0 {
 			add(c+"_mean", mean(column(s, c)))
 		}
 	}
-	add("lru_mutex_wait_ms_s_mean", mean(column(s, "lru_mutex_wait_ms_s")))
-	add("flush_mutex_wait_ms_s_mean", mean(column(s, "flush_mutex_wait_ms_s")))
+	add("lru_mutex_wait_ms_per_s_mean", mean(column(s, "lru_mutex_wait_ms_per_s")))
+	add("flush_mutex_wait_ms_per_s_mean", mean(column(s, "flush_mutex_wait_ms_per_s")))
 	// Session temp-tablespace truncations begun in the measured time.
 	var d []float64
 	var nodes float64
@@ -385,8 +398,12 @@ func cv(xs []float64) float64 {
 }
 
 // ddlResult converts a DDL's virtual times into seconds since the end of warmup and measures
-// the traffic dip: baseline = mean TPS of the intervals that ended before it started.
-func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series) metrics.DDLResult {
+// the traffic dip: baseline = mean TPS of the intervals that ended before it started; the
+// intervals during it are those that start inside it (or, for a statement shorter than an
+// interval and inside one, the interval that holds it): their lowest and mean TPS, the time
+// they spent below half the baseline, and the 95th and 99th percentile latency of all their
+// transactions (lat, per series row: the histograms the recorder kept).
+func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series, lat []latBuckets) metrics.DDLResult {
 	r := d.DDLResult
 	sec := func(t sim.Time) float64 { return (t - warm).Seconds() }
 	r.StartS, r.EndS = sec(d.Start), sec(d.End)
@@ -396,7 +413,8 @@ func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series) metrics
 	}
 	tc := s.Col("tps")
 	var base, during []float64
-	for _, row := range s.Rows {
+	var rows []int
+	for i, row := range s.Rows {
 		end := row[0]
 		startI := end - interval.Seconds()
 		switch {
@@ -404,15 +422,32 @@ func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series) metrics
 			base = append(base, row[tc])
 		case startI >= r.StartS && end <= r.EndS+interval.Seconds():
 			during = append(during, row[tc])
+			rows = append(rows, i)
 		}
 	}
+	if len(during) == 0 {
+		for i, row := range s.Rows {
+			if end := row[0]; end-interval.Seconds() < r.EndS && end > r.StartS {
+				during = append(during, row[tc])
+				rows = append(rows, i)
+			}
+		}
+	}
+	var ivs []latBuckets
+	for _, i := range rows {
+		if i < len(lat) {
+			ivs = append(ivs, lat[i])
+		}
+	}
+	q := latQuantiles(ivs, 0.95, 0.99)
+	r.LatP95Ms, r.LatP99Ms = q[0], q[1]
 	r.BaselineTPS = mean(base)
 	if len(during) > 0 {
 		r.MinTPS = math.Inf(1)
 		for _, v := range during {
 			r.MinTPS = math.Min(r.MinTPS, v)
 			if v < r.BaselineTPS/2 {
-				r.SecondsBelowHalf += interval.Seconds()
+				r.BelowHalfS += interval.Seconds()
 			}
 		}
 		r.MeanTPS = mean(during)

@@ -182,7 +182,7 @@ func (l tempLoop) Summary(s *metrics.Series, interval float64) metrics.Summary {
 		return nil
 	}
 	var before, during, tb, td []float64
-	ic, tc := s.Col("iud_s"), s.Col("tps")
+	ic, tc := s.Col("iud_per_s"), s.Col("tps")
 	for _, row := range s.Rows {
 		switch {
 		case row[0] <= l.start:
@@ -196,8 +196,8 @@ func (l tempLoop) Summary(s *metrics.Series, interval float64) metrics.Summary {
 	}
 	var sum metrics.Summary
 	add := func(n string, v float64) { sum = append(sum, metrics.Metric{Name: n, Value: v}) }
-	add("temp_loop_baseline_iud_s", stat.Mean(before, nil))
-	add("temp_loop_iud_s", stat.Mean(during, nil))
+	add("temp_loop_baseline_iud_per_s", stat.Mean(before, nil))
+	add("temp_loop_iud_per_s", stat.Mean(during, nil))
 	add("temp_loop_iud_ratio", stat.Mean(during, nil)/stat.Mean(before, nil))
 	add("temp_loop_tps_ratio", stat.Mean(td, nil)/stat.Mean(tb, nil))
 	return sum

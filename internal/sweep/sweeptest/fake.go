@@ -4,6 +4,7 @@ package sweeptest
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/ddlsim/ddlsim/internal/sweep"
@@ -36,7 +37,8 @@ func Run(pt sweep.Point, seed uint64) (*sweep.Outcome, error) {
 	}
 	d := metrics.DDLResult{Op: "create_index", Table: "big", StartS: start, EndS: start + dur, DurationS: dur,
 		Phases: []metrics.Phase{{Name: "scan", StartS: start, EndS: start + dur*0.3}, {Name: "sort", StartS: start + dur*0.3, EndS: start + dur*0.5},
-			{Name: "load", StartS: start + dur*0.5, EndS: start + dur*0.7}, {Name: "observer_flush", StartS: start + dur*0.7, EndS: start + dur}}}
+			{Name: "load", StartS: start + dur*0.5, EndS: start + dur*0.7}, {Name: "observer_flush", StartS: start + dur*0.7, EndS: start + dur}},
+		BaselineTPS: 4100 + noise, MinTPS: 1200 + 10*noise, MeanTPS: 1230 + 10*noise, LatP95Ms: 20 + dur/2, LatP99Ms: 30 + dur, BelowHalfS: math.Floor(dur)}
 	return &sweep.Outcome{ConfigHash: "h", Series: s, DDL: []metrics.DDLResult{d},
 		Summary: metrics.Summary{{Name: "tps_mean", Value: 3800 - 20*dur}, {Name: "ddl_dip_s", Value: dur}}}, nil
 }
