@@ -138,11 +138,26 @@ const (
 type KeyMetric struct {
 	metrics.Metric
 	Kind       int
-	DDL        int // the statement's index for KindImpact and KindPhase
+	DDL        int    // the statement's index for KindImpact and KindPhase (-1: an aggregate)
+	About      string // for KindImpact and KindPhase, what it is of: "ddl0 create_index sbtest1", "all 1000 drop_table statements"
 	Failed     bool
 	Unfinished bool
 	Bound      float64
 }
+
+// ListedDDLs is how many DDL statements a run may have for its key metrics to list them one by
+// one. A run with more (a DROP TABLE loop over 1000 tables) gets, per operation, aggregates
+// over its statements instead (ddl_all_<op>_*: AggregateFields), so the compare table, the
+// report and the figures stay readable; results.csv and each run's ddl.csv keep every
+// statement.
+const ListedDDLs = 8
+
+// AggregateFields are the per-operation aggregates of a run with more than ListedDDLs
+// statements, as ddl_all_<op>_<field>: how many statements and how many failed, their total,
+// mean and longest duration (of those that finished), the lowest TPS during any of them, the
+// mean of their mean TPS, the worst p99 latency during any, and the total time below half.
+var AggregateFields = []string{"count", "failed", "total_duration_s", "mean_duration_s", "max_duration_s",
+	"min_tps", "mean_tps", "lat_p99_ms", "below_half_s"}
 
 // ImpactFields are the traffic-impact values of a DDL statement that the compare table shows
 // right after its duration, as ddl<i>_<op>_<field>.
@@ -169,25 +184,123 @@ func KeyMetricsOf(r *Row) []KeyMetric {
 	for _, m := range r.Metrics {
 		out = append(out, KeyMetric{Metric: m, Kind: KindSummary})
 	}
+	if len(r.DDL) > ListedDDLs {
+		return append(out, aggregateKeyMetrics(r.DDL)...)
+	}
 	for i, d := range r.DDL {
+		about := fmt.Sprintf("ddl%d %s %s", i, d.Op, d.Table)
 		dur := d.DurationS
 		if d.Failed || d.Unfinished {
 			dur = nan // no duration to average: failed, or only a lower bound
 		}
 		name := func(f string) string { return fmt.Sprintf("ddl%d_%s_%s", i, d.Op, f) }
-		out = append(out, KeyMetric{Metric: metrics.Metric{Name: name("duration_s"), Value: dur}, Kind: KindImpact, DDL: i,
+		out = append(out, KeyMetric{Metric: metrics.Metric{Name: name("duration_s"), Value: dur}, Kind: KindImpact, DDL: i, About: about,
 			Failed: d.Failed, Unfinished: d.Unfinished && !d.Failed, Bound: d.DurationS})
 		for j, v := range impactValues(&r.DDL[i]) {
-			out = append(out, KeyMetric{Metric: metrics.Metric{Name: name(ImpactFields[j]), Value: v}, Kind: KindImpact, DDL: i})
+			out = append(out, KeyMetric{Metric: metrics.Metric{Name: name(ImpactFields[j]), Value: v}, Kind: KindImpact, DDL: i, About: about})
 		}
 		// A phase that occurs several times (CREATE INDEX's observer flush: once per index,
 		// once at the end) is one metric: the total time spent in it.
 		names, total := metrics.PhaseTotals(d.Phases)
 		for _, n := range names {
-			out = append(out, KeyMetric{Metric: metrics.Metric{Name: name(n + "_s"), Value: total[n]}, Kind: KindPhase, DDL: i})
+			out = append(out, KeyMetric{Metric: metrics.Metric{Name: name(n + "_s"), Value: total[n]}, Kind: KindPhase, DDL: i, About: about})
 		}
 	}
 	return out
+}
+
+// aggregateKeyMetrics are the AggregateFields of each operation's statements (operations in
+// order of first appearance), then each operation's phase totals over its statements. A
+// duration field is NaN, with the run flagged unfinished and its bound the time run so far,
+// when any of the operation's statements was still running at the end of the run.
+func aggregateKeyMetrics(ddls []metrics.DDLResult) []KeyMetric {
+	var ops []string
+	byOp := map[string][]*metrics.DDLResult{}
+	for i := range ddls {
+		d := &ddls[i]
+		if byOp[d.Op] == nil {
+			ops = append(ops, d.Op)
+		}
+		byOp[d.Op] = append(byOp[d.Op], d)
+	}
+	var out, phases []KeyMetric
+	for _, op := range ops {
+		ds := byOp[op]
+		about := fmt.Sprintf("all %d %s statements", len(ds), op)
+		var failed, unfinished, done int
+		var total, longest, meanTPS, belowHalf float64
+		totalLB, longestLB := 0.0, 0.0 // lower bounds, counting unfinished statements' time so far
+		minTPS, p99 := math.NaN(), math.NaN()
+		var phaseNames []string
+		phaseTotal := map[string]float64{}
+		for _, d := range ds {
+			switch {
+			case d.Failed:
+				failed++
+			case d.Unfinished:
+				unfinished++
+			default:
+				done++
+				total += d.DurationS
+				longest = max(longest, d.DurationS)
+			}
+			if !d.Failed {
+				totalLB += d.DurationS
+				longestLB = max(longestLB, d.DurationS)
+				meanTPS += d.MeanTPS
+				belowHalf += d.BelowHalfS
+				minTPS = nanMin(minTPS, d.MinTPS)
+				p99 = nanMax(p99, d.LatP99Ms)
+			}
+			names, t := metrics.PhaseTotals(d.Phases)
+			for _, n := range names {
+				if _, ok := phaseTotal[n]; !ok {
+					phaseNames = append(phaseNames, n)
+				}
+				phaseTotal[n] += t[n]
+			}
+		}
+		mean := math.NaN()
+		if done > 0 {
+			mean = total / float64(done)
+		}
+		if n := len(ds) - failed; n > 0 {
+			meanTPS /= float64(n)
+		} else {
+			meanTPS, belowHalf = math.NaN(), math.NaN()
+		}
+		name := func(f string) string { return "ddl_all_" + op + "_" + f }
+		vals := []float64{float64(len(ds)), float64(failed), total, mean, longest, minTPS, meanTPS, p99, belowHalf}
+		var bounds []float64 // per AggregateFields entry: the lower bound when statements were unfinished
+		if unfinished > 0 {
+			bounds = []float64{0, 0, totalLB, totalLB / float64(done+unfinished), longestLB, 0, 0, 0, 0}
+		}
+		for j, v := range vals {
+			k := KeyMetric{Metric: metrics.Metric{Name: name(AggregateFields[j]), Value: v}, Kind: KindImpact, DDL: -1, About: about}
+			if bounds != nil && strings.HasSuffix(AggregateFields[j], "duration_s") {
+				k.Value, k.Unfinished, k.Bound = math.NaN(), true, bounds[j]
+			}
+			out = append(out, k)
+		}
+		for _, n := range phaseNames {
+			phases = append(phases, KeyMetric{Metric: metrics.Metric{Name: name(n + "_s"), Value: phaseTotal[n]}, Kind: KindPhase, DDL: -1, About: about})
+		}
+	}
+	return append(out, phases...)
+}
+
+func nanMin(a, b float64) float64 {
+	if math.IsNaN(a) || b < a {
+		return b
+	}
+	return a
+}
+
+func nanMax(a, b float64) float64 {
+	if math.IsNaN(a) || b > a {
+		return b
+	}
+	return a
 }
 
 // StatTable is metrics (rows) × groups (columns) of mean ± CI. Metrics are ordered by kind
@@ -217,10 +330,7 @@ func Tabulate(groups []Group) *StatTable {
 			r := &g.Rows[i]
 			for _, m := range KeyMetricsOf(r) {
 				if seen[m.Name] == nil {
-					in := &info{kind: m.Kind, order: len(names)}
-					if m.Kind != KindSummary {
-						in.ddl = fmt.Sprintf("ddl%d %s %s", m.DDL, r.DDL[m.DDL].Op, r.DDL[m.DDL].Table)
-					}
+					in := &info{kind: m.Kind, order: len(names), ddl: m.About}
 					seen[m.Name] = in
 					names = append(names, m.Name)
 					vals[m.Name] = make([][]float64, len(groups))

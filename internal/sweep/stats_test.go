@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strings"
@@ -137,5 +138,87 @@ func TestResultsNumberFormat(t *testing.T) {
 	back, err := ReadJSONL(strings.NewReader(j.String()))
 	if err != nil || len(back) != 1 || !math.IsNaN(back[0].DDL[0].LatP95Ms) {
 		t.Errorf("read back: %+v %v", back, err)
+	}
+}
+
+// A run with more statements than ListedDDLs (a DROP loop) gets per-operation aggregates, not
+// a block of rows per statement: the table stays the same size whatever the loop's length, and
+// the aggregates are those of a literal pass over the statements.
+func TestManyStatementsAggregate(t *testing.T) {
+	var ddls []metrics.DDLResult
+	const n = 25
+	wantTotal, wantMax, wantMin, wantBelow := 0.0, 0.0, math.Inf(1), 0.0
+	for i := range n {
+		d := metrics.DDLResult{Op: "drop_table", Table: fmt.Sprintf("t%d", i), DurationS: 1 + float64(i%7)/10,
+			BaselineTPS: 1000, MinTPS: 900 - float64(i*13%50), MeanTPS: 950, LatP99Ms: float64(10 + i%5), BelowHalfS: 0.25,
+			Phases: []metrics.Phase{{Name: "free_pages", StartS: 0, EndS: 0.125}, {Name: "drop", StartS: 0.125, EndS: 1}}}
+		wantTotal += d.DurationS
+		wantMax = max(wantMax, d.DurationS)
+		wantMin = min(wantMin, d.MinTPS)
+		wantBelow += d.BelowHalfS
+		ddls = append(ddls, d)
+	}
+	ddls = append(ddls, metrics.DDLResult{Op: "truncate_table", Table: "x", DurationS: 2, Failed: true})
+	got := map[string]float64{}
+	for _, m := range KeyMetricsOf(&Row{DDL: ddls}) {
+		if strings.HasPrefix(m.Name, "ddl0_") || strings.HasPrefix(m.Name, "ddl1_") {
+			t.Fatalf("per-statement metric %s in a run of %d statements", m.Name, len(ddls))
+		}
+		got[m.Name] = m.Value
+	}
+	near := func(name string, want float64) {
+		t.Helper()
+		if v, ok := got[name]; !ok || math.Abs(v-want) > 1e-9 {
+			t.Errorf("%s = %v (present %v), want %v", name, v, ok, want)
+		}
+	}
+	near("ddl_all_drop_table_count", n)
+	near("ddl_all_drop_table_failed", 0)
+	near("ddl_all_drop_table_total_duration_s", wantTotal)
+	near("ddl_all_drop_table_mean_duration_s", wantTotal/n)
+	near("ddl_all_drop_table_max_duration_s", wantMax)
+	near("ddl_all_drop_table_min_tps", wantMin)
+	near("ddl_all_drop_table_lat_p99_ms", 14)
+	near("ddl_all_drop_table_below_half_s", wantBelow)
+	near("ddl_all_drop_table_free_pages_s", 0.125*n)
+	near("ddl_all_truncate_table_count", 1)
+	near("ddl_all_truncate_table_failed", 1)
+	if v := got["ddl_all_truncate_table_total_duration_s"]; v != 0 {
+		t.Errorf("a failed statement's time counted in the total: %v", v)
+	}
+
+	// The table: one impact section per operation, titled with the count.
+	var b strings.Builder
+	if err := Tabulate(GroupByPoint([]Row{{Params: []Param{{"policy", "fullscan"}}, Seed: 1, DDL: ddls}})).Print(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "-- all 25 drop_table statements: duration and traffic impact --") {
+		t.Errorf("no aggregate section:\n%s", out)
+	}
+	if lines := strings.Count(out, "\n"); lines > 40 {
+		t.Errorf("table of %d lines for %d statements:\n%s", lines, len(ddls), out)
+	}
+
+	// Unfinished statements: the durations are lower bounds, spelled out.
+	ddls[n-1].Unfinished = true
+	for _, m := range KeyMetricsOf(&Row{DDL: ddls}) {
+		if m.Name == "ddl_all_drop_table_total_duration_s" {
+			if !m.Unfinished || !math.IsNaN(m.Value) || math.Abs(m.Bound-wantTotal) > 1e-9 {
+				t.Errorf("with one unfinished: %+v, want NaN, unfinished, bound %v", m, wantTotal)
+			}
+		}
+	}
+
+	// At ListedDDLs statements or fewer, each is listed as before.
+	var listed bool
+	for _, m := range KeyMetricsOf(&Row{DDL: ddls[:ListedDDLs]}) {
+		listed = listed || m.Name == fmt.Sprintf("ddl%d_drop_table_duration_s", ListedDDLs-1)
+		if strings.HasPrefix(m.Name, "ddl_all_") {
+			t.Fatalf("aggregate %s for %d statements", m.Name, ListedDDLs)
+		}
+	}
+	if !listed {
+		t.Error("the last of ListedDDLs statements is not listed")
 	}
 }

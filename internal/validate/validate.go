@@ -336,7 +336,8 @@ func statNames(m map[string]float64) []string {
 
 // Stats are the statistics a compare entry may name for one run:
 //   - the key metrics of `ddlsim compare`: summary metrics, ddlN_<op>_duration_s and its
-//     phases ddlN_<op>_<phase>_s;
+//     phases ddlN_<op>_<phase>_s (with more than sweep.ListedDDLs statements, the
+//     per-operation aggregates ddl_all_<op>_* instead);
 //   - the means over the run's DDL statements ddl.duration_s (a failed or unfinished
 //     statement has none), ddl.mean_tps, ddl.baseline_tps, ddl.min_tps and ddl.tps_ratio
 //     (mean_tps / baseline_tps, per statement), and ddl.total_duration_s, the sum of their
