@@ -94,7 +94,17 @@ func printDDL(w io.Writer, ddl []metrics.DDLResult) {
 	fmt.Fprintln(w, "\nDDL:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  op\ttable\tpolicy\tstart_s\tduration_s\tbaseline_tps\tmin_tps\tlat_p99_ms\tbelow_half_s\tstatus\tphases (s)")
-	for _, d := range ddl {
+	// A long loop (1000 DROPs) lists its first and last statements and then, per operation,
+	// the aggregates compare shows (sweep.ListedDDLs); ddl.csv has every statement.
+	shown, skipped := ddl, 0
+	if len(ddl) > sweep.ListedDDLs {
+		half := sweep.ListedDDLs / 2
+		shown, skipped = append(append([]metrics.DDLResult{}, ddl[:half]...), ddl[len(ddl)-half:]...), len(ddl)-2*half
+	}
+	for i, d := range shown {
+		if skipped > 0 && i == len(shown)/2 {
+			fmt.Fprintln(tw, "  ...\t...\t\t\t\t\t\t\t\t\t") // a row, so the columns stay aligned
+		}
 		status := "ok"
 		switch {
 		case d.Failed:
@@ -110,6 +120,25 @@ func printDDL(w io.Writer, ddl []metrics.DDLResult) {
 			human(d.DurationS), human(d.BaselineTPS), human(d.MinTPS), human(d.LatP99Ms), human(d.BelowHalfS), status, strings.Join(ph, " "))
 	}
 	tw.Flush()
+	if skipped == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  (%d more statements at the ...; every one is in ddl.csv)\n", skipped)
+	about := ""
+	for _, m := range sweep.KeyMetricsOf(&sweep.Row{DDL: ddl}) {
+		if m.Kind != sweep.KindImpact {
+			continue
+		}
+		if m.About != about {
+			about = m.About
+			fmt.Fprintf(w, "\n%s:\n", about)
+		}
+		v := human(m.Value)
+		if m.Unfinished {
+			v = "unfinished (> " + human(m.Bound) + ")"
+		}
+		fmt.Fprintf(w, "  %-36s %s\n", m.Name, v)
+	}
 }
 
 // progress reports a run's progress on stderr. On a terminal it is a one-line bar redrawn in
