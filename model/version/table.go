@@ -179,8 +179,14 @@ var Table = []Row{
 		"5.5.29 buf0lru.c buf_LRU_remove_all_pages; 5.6 row0mysql.cc row_truncate_table_for_mysql, fil0fil.cc fil_discard_tablespace", "V"},
 	{MySQL, "5.5.23", "5.7.999", "fullscan", OpDiscard, removeAll,
 		"fil_discard_tablespace → fil_delete_tablespace(BUF_REMOVE_ALL_NO_WRITE)", "5.5.29 buf0lru.c; 5.7 fil0fil.cc fil_discard_tablespace", "V"},
-	// MySQL 5.6 (the 5.6.40 shape; an early 5.6 also ran the LRU-AHI walk on DROP).
-	{MySQL, "5.6.0", "5.7.999", "fullscan", OpDropTable, []Step{FreePages, FlushNoWrite},
+	// MySQL 5.6 milestones before the fix: 5.6.0-5.6.4 were released (5.6.2 in 2011-04, 5.6.4 in
+	// 2011-12) before Bug #64284 was filed (2012-02) and fixed in 5.5.23 and 5.6.5 (both 2012-04),
+	// so their DROP is 5.5.20's: the LRU-AHI walk and the invalidate walk of every instance.
+	{MySQL, "5.6.0", "5.6.4", "fullscan", OpDropTable, []Step{FreePages, AHILRUWalk, RemoveAllWalk},
+		"as 5.5.0-5.5.22: fil_delete_tablespace → buf_LRU_invalidate_tablespace (buf_LRU_drop_page_hash_for_tablespace + the invalidate walk, per instance)",
+		"the release chronology against the 5.5.23 fix (refman: \"addressed for DROP TABLE in MySQL 5.5.23 (Bug #13704145, Bug #64284)\"); the 5.6.5 fix version from memory", "V (dates) / mem (5.6.5)"},
+	// MySQL 5.6.5+ (the 5.6.40 shape).
+	{MySQL, "5.6.5", "5.7.999", "fullscan", OpDropTable, []Step{FreePages, FlushNoWrite},
 		"row_drop_table_for_mysql → dict_drop_index_tree (every page freed, AHI per page: fseg_free_extent) → fil_delete_tablespace(BUF_REMOVE_FLUSH_NO_WRITE)",
 		"hwCloudRDS/mysql-5.6 (5.6.40) buf0lru.cc buf_LRU_flush_or_remove_pages; jiangchunbo/mysql-5.7 buf0lru.cc; 5.6 fsp0fsp.cc fseg_free_extent", "V"},
 	{MySQL, "5.6.6", "8.4.999", "fullscan", OpExport, flushWrite,
