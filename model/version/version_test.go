@@ -49,6 +49,9 @@ func TestPaths(t *testing.T) {
 	}{
 		{"5.5.20", "fullscan", OpDropTable, []Step{FreePages, AHILRUWalk, RemoveAllWalk}, false}, // two LRU walks
 		{"5.5.30", "fullscan", OpDropTable, []Step{FreePages, FlushNoWrite}, false},              // 5.5.23 fix
+		{"5.6.2", "fullscan", OpDropTable, []Step{FreePages, AHILRUWalk, RemoveAllWalk}, false},  // before the fix
+		{"5.6.4", "fullscan", OpDropTable, []Step{FreePages, AHILRUWalk, RemoveAllWalk}, false},
+		{"5.6.5", "fullscan", OpDropTable, []Step{FreePages, FlushNoWrite}, false},
 		{"5.6.40", "fullscan", OpDropTable, []Step{FreePages, FlushNoWrite}, false},
 		{"5.6.40", "fullscan", OpTruncateTable, []Step{AHILRUWalk, RemoveAllWalk}, false},
 		{"5.7.30", "fullscan", OpTruncateTable, []Step{FreePages, AHILRUWalk, RemoveAllWalk}, false},
