@@ -8,30 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddlsim/ddlsim/model/config"
-	"github.com/ddlsim/ddlsim/model/server"
-	"github.com/ddlsim/ddlsim/model/workload"
-	"github.com/ddlsim/ddlsim/sim"
+	_ "github.com/ddlsim/ddlsim/model/workload/workloadtest" // test_panic
 )
-
-// panicLoad is a workload whose one client panics at 1.5 s of simulated time: a stand-in for
-// a bug in the model.
-type panicLoad struct {
-	config.NoParams `yaml:"-"`
-}
-
-func (p *panicLoad) Launch(env workload.Env) (workload.Running, error) {
-	env.Srv.Spawn("panicker", "fg", func(t *server.Thread) {
-		t.Sleep(1500 * sim.Millisecond)
-		panic("deliberate test panic")
-	})
-	return nil, nil
-}
-
-func init() {
-	config.RegisterWorkload(config.Kind{Name: "test_panic", Doc: "test only: panics at 1.5 s",
-		New: func() config.Params { return new(panicLoad) }})
-}
 
 // A panic is a bug report: exit 1, the seed, the configuration hash and the reproducing
 // command on stderr, and a crash file with all of it and the stack — for run and for one run

@@ -71,7 +71,7 @@ func projectImports(t *testing.T, root string) map[string][]string {
 			return err
 		}
 		if d.IsDir() {
-			if n := d.Name(); n != ".." && (strings.HasPrefix(n, ".") || n == "testdata" || n == "sweeptest" || n == "lab" || n == "notebooks") {
+			if n := d.Name(); n != ".." && (strings.HasPrefix(n, ".") || n == "testdata" || strings.HasSuffix(n, "test") || n == "lab" || n == "notebooks") {
 				return filepath.SkipDir
 			}
 			return nil
@@ -155,7 +155,7 @@ func TestScenarioDocCoversRegistry(t *testing.T) {
 		sec := section(f.section)
 		for _, k := range f.kinds {
 			if strings.HasPrefix(k.Name, "test_") {
-				continue // registered by tests (guard_test.go's test_panic)
+				continue // registered by tests (model/workload/workloadtest: test_panic)
 			}
 			if !strings.Contains(sec, "`"+k.Name+"`") {
 				t.Errorf("docs/scenarios.md ## %s does not name `%s`", f.section, k.Name)

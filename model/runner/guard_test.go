@@ -7,29 +7,9 @@ import (
 
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/runner"
-	"github.com/ddlsim/ddlsim/model/server"
-	"github.com/ddlsim/ddlsim/model/workload"
+	_ "github.com/ddlsim/ddlsim/model/workload/workloadtest" // test_panic
 	"github.com/ddlsim/ddlsim/sim"
 )
-
-// panicLoad is a workload whose one client panics at 1.5 s of simulated time: a stand-in
-// for a bug in the model.
-type panicLoad struct {
-	config.NoParams `yaml:"-"`
-}
-
-func (p *panicLoad) Launch(env workload.Env) (workload.Running, error) {
-	env.Srv.Spawn("panicker", "fg", func(t *server.Thread) {
-		t.Sleep(1500 * sim.Millisecond)
-		panic("deliberate test panic")
-	})
-	return nil, nil
-}
-
-func init() {
-	config.RegisterWorkload(config.Kind{Name: "test_panic", Doc: "test only: panics at 1.5 s",
-		New: func() config.Params { return new(panicLoad) }})
-}
 
 const panicScenario = `
 name: panics
@@ -59,7 +39,7 @@ func TestRunPanicIsAnError(t *testing.T) {
 	if pe.SimTime != 1500*sim.Millisecond {
 		t.Errorf("simulated time %s, want 1.5s", pe.SimTime)
 	}
-	if !strings.Contains(string(pe.Stack), "guard_test.go") {
+	if !strings.Contains(string(pe.Stack), "workloadtest/panic.go") {
 		t.Errorf("the stack does not reach the panic:\n%s", pe.Stack)
 	}
 }
