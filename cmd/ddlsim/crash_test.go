@@ -52,7 +52,7 @@ func TestPanicIsABugReport(t *testing.T) {
 			}
 			report := string(b)
 			for _, want := range []string{"seed:           9", "config hash:    ", "reproduce:      ddlsim run --seed 9", "thread:         panicker",
-				"panic:          deliberate test panic", "crash_test.go:", fmt.Sprintf("command:        ddlsim %s", args[0])} {
+				"panic:          deliberate test panic", "workloadtest/panic.go:", fmt.Sprintf("command:        ddlsim %s", args[0])} {
 				if !strings.Contains(report, want) {
 					t.Errorf("the crash report lacks %q:\n%s", want, report)
 				}
