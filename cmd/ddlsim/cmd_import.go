@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -159,7 +160,7 @@ func (e *env) importFiles(in mycnf.Inputs, dir string, force bool) error {
 		return &inputError{err}
 	}
 	for _, f := range []struct{ path, text string }{{prof, res.Profile}, {scen, res.Scenario}} {
-		if err := os.WriteFile(f.path, []byte(f.text), 0o644); err != nil {
+		if err := output.WriteFileAtomic(f.path, []byte(f.text)); err != nil {
 			return &inputError{err}
 		}
 	}

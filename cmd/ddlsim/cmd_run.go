@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/ddlsim/ddlsim/internal/plot"
 	"github.com/ddlsim/ddlsim/internal/report"
-	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/runner"
@@ -108,16 +108,16 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 	}
 	// The result directory is staged before the run, so an --out that cannot be written is
 	// refused now rather than after the simulation.
-	var stage *metrics.Staging
+	var stage *output.Staging
 	if out != "" {
-		if stage, err = metrics.Stage(out); err != nil {
+		if stage, err = output.Stage(out); err != nil {
 			return usagef("--out: %v", err)
 		}
 		defer stage.Abort() // a no-op once the result is in place
 	}
 	hash := config.Hash(sc)
 	w := e.stdout
-	fmt.Fprintf(w, "ddlsim %s seed=%d config=%s\n", versionString(), sc.Seed, hash)
+	fmt.Fprintf(w, "ddlsim %s seed=%d config=%s\n", output.Version, sc.Seed, hash)
 	fmt.Fprintf(w, "reproduce: %s\n", reproduceCommand(path, sets, sc.Seed))
 	hw, m := sc.HardwareProfile, sc.MySQL
 	dur := sc.Duration.String()
@@ -161,17 +161,17 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 		if err != nil {
 			return err
 		}
-		header := fmt.Sprintf("# Effective configuration of this result (ddlsim %s, config=%s).\n# Rerun with: ddlsim run THIS_FILE\n", versionString(), hash)
-		b := metrics.Bundle{
+		header := fmt.Sprintf("# Effective configuration of this result (ddlsim %s, config=%s).\n# Rerun with: ddlsim run THIS_FILE\n", output.Version, hash)
+		b := output.Bundle{
 			Series:  &res.Series,
 			Summary: res.Summary,
 			DDL:     res.DDL,
 			Mutexes: res.Mutexes,
-			Meta: []metrics.MetaItem{
+			Meta: []output.MetaItem{
 				{Key: "scenario", Value: sc.Name},
 				{Key: "seed", Value: sc.Seed},
 				{Key: "config_hash", Value: hash},
-				{Key: "version", Value: versionString()},
+				{Key: "version", Value: output.Version},
 				{Key: "policy", Value: sc.Policy.String()},
 				{Key: "command", Value: reproduceCommand(path, sets, sc.Seed)},
 				{Key: "events", Value: res.Events},
@@ -190,7 +190,6 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 // runFigures draws a run's figure and writes its report into the result directory out, as fig
 // asks. command is shown in the report: the one that reproduces this result and report.
 func runFigures(w io.Writer, out string, res *runner.Result, fig figures, command []string) error {
-	sweep.Version = versionString()
 	switch {
 	case fig.report:
 		f, err := report.Run(out, res, command) // draws the figure too

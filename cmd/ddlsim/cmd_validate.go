@@ -2,16 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 
-	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/internal/validate"
 )
 
@@ -65,7 +66,7 @@ doc into DIR instead of in place. --check writes nothing and fails when the doc'
 					files = pos
 				}
 				fmt.Fprintf(e.stdout, "validate: %d validation files, %d jobs\n", len(files), *jobs)
-				res, err = validate.Run(files, validate.Options{Jobs: *jobs, Progress: e.stderr, Root: *root})
+				res, err = validate.Run(context.Background(), files, validate.Options{Jobs: *jobs, Progress: e.stderr, Root: *root})
 				if err != nil {
 					return err
 				}
@@ -141,11 +142,11 @@ doc into DIR instead of in place. --check writes nothing and fails when the doc'
 				if err := os.MkdirAll(filepath.Dir(resOut), 0o755); err != nil {
 					return err
 				}
-				if err := sweep.WriteFileAtomic(resOut, data); err != nil {
+				if err := output.WriteFileAtomic(resOut, data); err != nil {
 					return err
 				}
 			}
-			if err := sweep.WriteFileAtomic(docOut, []byte(doc)); err != nil {
+			if err := output.WriteFileAtomic(docOut, []byte(doc)); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "\nwrote %s and %s\n", resOut, docOut)

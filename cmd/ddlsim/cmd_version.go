@@ -3,40 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"runtime"
 	"runtime/debug"
 )
-
-// version is the release this source tree is; build info adds the VCS revision when the
-// binary was built from a checkout.
-const version = "0.1.0-dev"
-
-// versionString is the version printed in run headers and result metadata. It depends only
-// on the binary, never on the run, so output stays byte-identical between runs.
-func versionString() string {
-	v := version
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		rev, modified := "", false
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		if rev != "" {
-			v += "+" + rev
-			if modified {
-				v += ".dirty"
-			}
-		}
-	}
-	return v
-}
 
 var versionCmd = &command{
 	name:     "version",
@@ -47,7 +17,7 @@ var versionCmd = &command{
 			if len(args) > 0 {
 				return usagef("version takes no arguments")
 			}
-			fmt.Fprintf(e.stdout, "ddlsim %s\n", versionString())
+			fmt.Fprintf(e.stdout, "ddlsim %s\n", output.Version)
 			if bi, ok := debug.ReadBuildInfo(); ok {
 				fmt.Fprintf(e.stdout, "module %s %s\n", bi.Main.Path, bi.Main.Version)
 			}

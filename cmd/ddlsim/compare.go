@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -35,7 +36,6 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 		addMaxMemory(fs, &mem)
 		fs.Var(setList{&sets}, "set", "override a scenario field for every run, `path=value` (repeatable)")
 		return func(e *env, pos []string) error {
-			sweep.Version = versionString()
 			if len(pos) != 1 {
 				return usagef("compare takes exactly one scenario file, got %d arguments", len(pos))
 			}
@@ -67,17 +67,17 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 				return err
 			}
 			fmt.Fprintln(e.stdout)
-			if err := sweep.Tabulate(sweep.GroupByPoint(rep.Rows)).Print(e.stdout); err != nil {
+			if err := output.Tabulate(output.GroupByPoint(rep.Rows)).Print(e.stdout); err != nil {
 				return err
 			}
 			if len(plan.Seeds) == 1 {
 				fmt.Fprintf(e.stdout, "\none seed: each value is one run's (no confidence interval; --seeds 5 gives one); one row per run in %s\n",
-					filepath.Join(*out, sweep.CSVFile))
+					filepath.Join(*out, output.CSVFile))
 			} else {
 				fmt.Fprintf(e.stdout, "\nmean ± 95%% CI half-width over %d seeds; one row per run in %s\n",
-					len(plan.Seeds), filepath.Join(*out, sweep.CSVFile))
+					len(plan.Seeds), filepath.Join(*out, output.CSVFile))
 			}
-			sweep.PrintUnfinished(e.stdout, rep.Rows)
+			output.PrintUnfinished(e.stdout, rep.Rows)
 			return wfFigures(*out, *doPlot, *doReport, command, e.stdout)
 		}
 	},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/ddlsim/ddlsim/internal/sweep"
 	"io"
 	"math"
 	"strconv"
@@ -70,7 +69,7 @@ func human(v float64) string {
 	case v == math.Trunc(v) && math.Abs(v) < 1e15:
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	case math.Abs(v) < 1:
-		return sweep.Plain(v, 4) // 0.00001523, never 1.523e-05
+		return metrics.Plain(v, 4) // 0.00001523, never 1.523e-05
 	}
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
@@ -95,10 +94,10 @@ func printDDL(w io.Writer, ddl []metrics.DDLResult) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  op\ttable\tpolicy\tstart_s\tduration_s\tbaseline_tps\tmin_tps\tlat_p99_ms\tbelow_half_s\tstatus\tphases (s)")
 	// A long loop (1000 DROPs) lists its first and last statements and then, per operation,
-	// the aggregates compare shows (sweep.ListedDDLs); ddl.csv has every statement.
+	// the aggregates compare shows (metrics.ListedDDLs); ddl.csv has every statement.
 	shown, skipped := ddl, 0
-	if len(ddl) > sweep.ListedDDLs {
-		half := sweep.ListedDDLs / 2
+	if len(ddl) > metrics.ListedDDLs {
+		half := metrics.ListedDDLs / 2
 		shown, skipped = append(append([]metrics.DDLResult{}, ddl[:half]...), ddl[len(ddl)-half:]...), len(ddl)-2*half
 	}
 	for i, d := range shown {
@@ -125,8 +124,8 @@ func printDDL(w io.Writer, ddl []metrics.DDLResult) {
 	}
 	fmt.Fprintf(w, "  (%d more statements at the ...; every one is in ddl.csv)\n", skipped)
 	about := ""
-	for _, m := range sweep.KeyMetricsOf(&sweep.Row{DDL: ddl}) {
-		if m.Kind != sweep.KindImpact {
+	for _, m := range metrics.KeyMetricsOf(nil, ddl) {
+		if m.Kind != metrics.KindImpact {
 			continue
 		}
 		if m.About != about {

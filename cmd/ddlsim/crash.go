@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -24,7 +25,7 @@ var crashDir = os.TempDir
 func reportCrash(pe *runner.PanicError, args []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ddlsim crash report: an internal error (a bug in ddlsim, not in the input).\n\n")
-	fmt.Fprintf(&b, "version:        %s\n", versionString())
+	fmt.Fprintf(&b, "version:        %s\n", output.Version)
 	fmt.Fprintf(&b, "command:        %s\n", quoteArgs(append([]string{"ddlsim"}, args...)))
 	if pe.Reproduce != nil {
 		fmt.Fprintf(&b, "reproduce:      %s\n", quoteArgs(pe.Reproduce))

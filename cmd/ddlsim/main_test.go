@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"html"
 	"os"
 	"path/filepath"
@@ -199,7 +200,7 @@ func TestRunOut(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, f := range []string{metrics.SeriesFile, metrics.SummaryFile, metrics.DDLFile, metrics.ConfigFile} {
+	for _, f := range []string{output.SeriesFile, output.SummaryFile, output.DDLFile, output.ConfigFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("missing %s", f)
 		}
@@ -208,7 +209,7 @@ func TestRunOut(t *testing.T) {
 		t.Errorf("stdout does not name the result directory:\n%s", stdout)
 	}
 	// The saved configuration reruns to the same configuration.
-	cfg := filepath.Join(dir, metrics.ConfigFile)
+	cfg := filepath.Join(dir, output.ConfigFile)
 	rerun, stderr, code := ddlsim(t, "run", cfg)
 	if code != 0 {
 		t.Fatalf("rerun of config.yaml: exit %d: %s", code, stderr)
@@ -217,7 +218,7 @@ func TestRunOut(t *testing.T) {
 	if h.FindString(rerun) != h.FindString(stdout) {
 		t.Errorf("config.yaml reruns as %q, want %q", h.FindString(rerun), h.FindString(stdout))
 	}
-	sum, _ := os.ReadFile(filepath.Join(dir, metrics.SummaryFile))
+	sum, _ := os.ReadFile(filepath.Join(dir, output.SummaryFile))
 	if !strings.Contains(string(sum), `"seed": 3`) {
 		t.Errorf("summary.json meta:\n%s", sum)
 	}
@@ -252,7 +253,7 @@ func TestListAndVersion(t *testing.T) {
 		}
 	}
 	stdout, _, code = ddlsim(t, "version")
-	if code != 0 || !strings.HasPrefix(stdout, "ddlsim "+version) {
+	if code != 0 || !strings.HasPrefix(stdout, "ddlsim "+output.Release) {
 		t.Errorf("version: exit %d: %s", code, stdout)
 	}
 }
@@ -355,7 +356,7 @@ func TestRunPlotAndReport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--plot: exit %d: %s", code, stderr)
 	}
-	for _, f := range []string{metrics.SummaryFile, "plots/throughput.png", "plots/throughput.svg"} {
+	for _, f := range []string{output.SummaryFile, "plots/throughput.png", "plots/throughput.svg"} {
 		if _, err := os.Stat(filepath.Join(plotted, f)); err != nil {
 			t.Errorf("--plot: %v", err)
 		}
@@ -377,7 +378,7 @@ func TestRunPlotAndReport(t *testing.T) {
 	}
 	reportEmbedsPlots(t, reported)
 	html, _ := os.ReadFile(filepath.Join(reported, "report.html"))
-	cfg, _ := os.ReadFile(filepath.Join(reported, metrics.ConfigFile))
+	cfg, _ := os.ReadFile(filepath.Join(reported, output.ConfigFile))
 	hash := regexp.MustCompile(`config=([0-9a-f]{16})`).FindSubmatch(cfg)
 	for _, want := range []string{"run of cli-small", "ddlsim run --seed 7 " + small + " --out " + reported + " --report",
 		"DDL statements", "create_index", "innodb_buffer_pool_size", string(hash[1])} {

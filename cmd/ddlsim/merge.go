@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"path/filepath"
 
 	"github.com/ddlsim/ddlsim/internal/sweep"
@@ -21,7 +22,6 @@ results.jsonl and results.csv an unsharded sweep would have written (docs/sweeps
 		doPlot := fs.Bool("plot", false, "draw figures into <out>/plots")
 		doReport := fs.Bool("report", false, "write <out>/report.html (implies --plot)")
 		return func(e *env, dirs []string) error {
-			sweep.Version = versionString()
 			if len(dirs) == 0 || *out == "" {
 				return usagef("merge needs the shard directories and --out DIR")
 			}
@@ -31,7 +31,7 @@ results.jsonl and results.csv an unsharded sweep would have written (docs/sweeps
 				return err
 			}
 			fmt.Fprintf(e.stdout, "merged %d shards: %d points, %d rows → %s, %s\n", len(dirs), rep.Total, len(rep.Rows),
-				filepath.Join(*out, sweep.JSONLFile), filepath.Join(*out, sweep.CSVFile))
+				filepath.Join(*out, output.JSONLFile), filepath.Join(*out, output.CSVFile))
 			return wfFigures(*out, *doPlot, *doReport, command, e.stdout)
 		}
 	},

@@ -3,12 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"os"
 	"path/filepath"
 
 	"github.com/ddlsim/ddlsim/internal/plot"
 	"github.com/ddlsim/ddlsim/internal/report"
-	"github.com/ddlsim/ddlsim/internal/sweep"
 )
 
 var plotCmd = &command{
@@ -39,7 +39,7 @@ against each swept parameter, one line per policy, with CI bands; for a run dire
 				if !*doReport {
 					continue
 				}
-				if _, err := os.Stat(filepath.Join(d, sweep.ManifestFile)); err != nil {
+				if _, err := os.Stat(filepath.Join(d, output.ManifestFile)); err != nil {
 					return usagef("%s: --report needs a compare or sweep directory (for a run, use ddlsim run --report)", d)
 				}
 				f, err := report.Dir(d, nil)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"io"
 	"os"
 	"os/signal"
@@ -45,7 +46,6 @@ column (docs/sweeps.md). Ctrl-C keeps the finished points; rerun with --resume.`
 		addMaxMemory(fs, &mem)
 		fs.Var(setList{&sets}, "set", "override a base scenario field for every run, `path=value` (repeatable)")
 		return func(e *env, pos []string) error {
-			sweep.Version = versionString()
 			stdout, stderr := e.stdout, e.stderr
 			if len(pos) != 1 {
 				return usagef("sweep takes exactly one spec file, got %d arguments", len(pos))
@@ -89,8 +89,8 @@ column (docs/sweeps.md). Ctrl-C keeps the finished points; rerun with --resume.`
 				return err
 			}
 			fmt.Fprintf(stdout, "%d points (%d run now, %d already done), %d rows → %s, %s\n", rep.Total, rep.Ran, rep.Skipped,
-				len(rep.Rows), filepath.Join(*out, sweep.JSONLFile), filepath.Join(*out, sweep.CSVFile))
-			sweep.PrintUnfinished(stdout, rep.Rows)
+				len(rep.Rows), filepath.Join(*out, output.JSONLFile), filepath.Join(*out, output.CSVFile))
+			output.PrintUnfinished(stdout, rep.Rows)
 			return wfFigures(*out, *doPlot, *doReport, command, stdout)
 		}
 	},

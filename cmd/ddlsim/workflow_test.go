@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,14 +111,14 @@ func wfSortedStripped(t *testing.T, dir, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(sweep.StripWallTime(string(b), strings.HasSuffix(name, ".csv"))), "\n")
+	lines := strings.Split(strings.TrimSpace(output.StripWallTime(string(b), strings.HasSuffix(name, ".csv"))), "\n")
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
 }
 
 func wfSameResults(t *testing.T, a, b string) {
 	t.Helper()
-	for _, f := range []string{sweep.JSONLFile, sweep.CSVFile} {
+	for _, f := range []string{output.JSONLFile, output.CSVFile} {
 		if wfSortedStripped(t, a, f) != wfSortedStripped(t, b, f) {
 			t.Fatalf("%s differs between %s and %s", f, a, b)
 		}
@@ -141,7 +142,7 @@ func TestSweepKillResume(t *testing.T) {
 	// 6 points × 2 seeds at ≥150 ms a run on 2 workers: kill once 2 points are done.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		ents, _ := filepath.Glob(filepath.Join(killed, sweep.PointsDir, "p*.jsonl"))
+		ents, _ := filepath.Glob(filepath.Join(killed, output.PointsDir, "p*.jsonl"))
 		if len(ents) >= 2 {
 			break
 		}
@@ -153,11 +154,11 @@ func TestSweepKillResume(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	pts, _ := filepath.Glob(filepath.Join(killed, sweep.PointsDir, "p*.jsonl"))
+	pts, _ := filepath.Glob(filepath.Join(killed, output.PointsDir, "p*.jsonl"))
 	if len(pts) >= 6 {
 		t.Fatalf("kill came too late: %d points done", len(pts))
 	}
-	if _, err := os.Stat(filepath.Join(killed, sweep.JSONLFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(killed, output.JSONLFile)); err == nil {
 		t.Fatal("killed sweep wrote its combined results")
 	}
 	out := wfRun(t, bin, nil, "sweep", wfCISpec, "--jobs", "2", "--out", killed, "--resume")
@@ -165,7 +166,7 @@ func TestSweepKillResume(t *testing.T) {
 		t.Fatalf("resume output: %s", out)
 	}
 	wfSameResults(t, full, killed)
-	rows, err := sweep.ReadResults(killed)
+	rows, err := output.ReadResults(killed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ddlsim/ddlsim/internal/sweep"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
@@ -41,14 +41,14 @@ func Run(dir, title string, s *metrics.Series, ddl []metrics.DDLResult) ([]strin
 //     its series (--series);
 //   - a single run's directory (series.csv, as `ddlsim run --out` writes it): its throughput.
 func Dir(dir string) ([]string, error) {
-	man, err := sweep.ReadManifest(dir)
+	man, err := output.ReadManifest(dir)
 	if os.IsNotExist(err) {
 		return runDir(dir)
 	}
 	if err != nil {
 		return nil, err
 	}
-	rows, err := sweep.ReadResults(dir)
+	rows, err := output.ReadResults(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func Dir(dir string) ([]string, error) {
 	} else {
 		files = append(files, f...)
 	}
-	st := sweep.Tabulate(sweep.GroupByPoint(rows))
+	st := output.Tabulate(output.GroupByPoint(rows))
 	for _, x := range figureAxes(man, rows) {
 		for mi, m := range st.Metrics {
 			if constant(st.Cells[mi]) {
@@ -86,7 +86,7 @@ func Dir(dir string) ([]string, error) {
 }
 
 // constant reports whether a metric has one value in every run of every group (or none).
-func constant(cells []sweep.Stat) bool {
+func constant(cells []metrics.Stat) bool {
 	first := math.NaN()
 	for _, c := range cells {
 		if c.N == 0 || math.IsNaN(c.Mean) {
@@ -106,10 +106,10 @@ func constant(cells []sweep.Stat) bool {
 
 // figureAxes are the parameters Dir draws metrics against: the policy for a compare, else
 // each varying parameter but the policy (which makes the lines whenever something else varies).
-func figureAxes(man *sweep.Manifest, rows []sweep.Row) []string {
+func figureAxes(man *output.Manifest, rows []output.Row) []string {
 	xs := axesOf(rows).varying
 	if man.Kind == "compare" || len(xs) == 0 {
-		return sweep.ColumnsOf(rows).Params[:min(1, len(sweep.ColumnsOf(rows).Params))]
+		return output.ColumnsOf(rows).Params[:min(1, len(output.ColumnsOf(rows).Params))]
 	}
 	if len(xs) > 1 {
 		var nx []string
@@ -128,11 +128,11 @@ func figureAxes(man *sweep.Manifest, rows []sweep.Row) []string {
 // table's first rows, in its order); more holds the run metrics, the phases, and any other
 // figure in the directory, in that order.
 func Ordered(dir string) (main, more []string, err error) {
-	man, err := sweep.ReadManifest(dir)
+	man, err := output.ReadManifest(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := sweep.ReadResults(dir)
+	rows, err := output.ReadResults(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -150,11 +150,11 @@ func Ordered(dir string) (main, more []string, err error) {
 	}
 	take(&main, filepath.Join(out, "throughput.png"))
 	if len(rows) > 0 {
-		st := sweep.Tabulate(sweep.GroupByPoint(rows))
+		st := output.Tabulate(output.GroupByPoint(rows))
 		for _, x := range figureAxes(man, rows) {
 			for mi, m := range st.Metrics {
 				list := &more
-				if st.Kinds[mi] == sweep.KindImpact {
+				if st.Kinds[mi] == metrics.KindImpact {
 					list = &main
 				}
 				take(list, filepath.Join(out, slug(m)+"-vs-"+slug(x)+".png"))
@@ -169,12 +169,12 @@ func Ordered(dir string) (main, more []string, err error) {
 
 // overlay draws throughput.{png,svg} when the directory kept per-run series: one line per
 // point, the mean over its seeds, with the DDL intervals of its first seed.
-func overlay(dir, out string, rows []sweep.Row) ([]string, error) {
+func overlay(dir, out string, rows []output.Row) ([]string, error) {
 	var traces []Trace
-	for _, g := range sweep.GroupByPoint(rows) {
+	for _, g := range output.GroupByPoint(rows) {
 		var ss []*metrics.Series
 		for _, r := range g.Rows {
-			s, err := sweep.ReadSeriesCSV(sweep.SeriesFile(dir, r.Point, r.Seed))
+			s, err := output.ReadSeriesCSV(output.SeriesPath(dir, r.Point, r.Seed))
 			if os.IsNotExist(err) {
 				continue
 			}
@@ -186,14 +186,14 @@ func overlay(dir, out string, rows []sweep.Row) ([]string, error) {
 		if len(ss) == 0 {
 			continue
 		}
-		traces = append(traces, Trace{Label: sweep.GroupLabel(g), Series: MeanSeries(ss), DDL: g.Rows[0].DDL})
+		traces = append(traces, Trace{Label: output.GroupLabel(g), Series: MeanSeries(ss), DDL: g.Rows[0].DDL})
 	}
 	if len(traces) == 0 || len(traces) > 12 {
 		return nil, nil
 	}
 	title := "throughput"
 	if len(rows[0].Params) > 0 && len(traces) > 1 {
-		title = "throughput by " + rows[0].Params[0].Path + fmt.Sprintf(" (mean of %d seeds)", len(rows)/len(sweep.GroupByPoint(rows)))
+		title = "throughput by " + rows[0].Params[0].Path + fmt.Sprintf(" (mean of %d seeds)", len(rows)/len(output.GroupByPoint(rows)))
 	}
 	p, err := Throughput(title, traces)
 	if err != nil {
@@ -203,13 +203,13 @@ func overlay(dir, out string, rows []sweep.Row) ([]string, error) {
 }
 
 func runDir(dir string) ([]string, error) {
-	s, err := sweep.ReadSeriesCSV(filepath.Join(dir, metrics.SeriesFile))
+	s, err := output.ReadSeriesCSV(filepath.Join(dir, output.SeriesFile))
 	if err != nil {
-		return nil, fmt.Errorf("%s is neither a sweep/compare directory (%s) nor a run directory: %v", dir, sweep.ManifestFile, err)
+		return nil, fmt.Errorf("%s is neither a sweep/compare directory (%s) nor a run directory: %v", dir, output.ManifestFile, err)
 	}
-	ddl, err := readSummaryDDL(filepath.Join(dir, metrics.SummaryFile))
+	ddl, err := readSummaryDDL(filepath.Join(dir, output.SummaryFile))
 	if os.IsNotExist(err) {
-		ddl, err = readDDLCSV(filepath.Join(dir, metrics.DDLFile))
+		ddl, err = readDDLCSV(filepath.Join(dir, output.DDLFile))
 	}
 	if err != nil {
 		return nil, err
@@ -233,7 +233,7 @@ func readSummaryDDL(path string) ([]metrics.DDLResult, error) {
 	return sum.DDL, nil
 }
 
-// readDDLCSV reads the ddl.csv of a run directory (model/metrics.WriteDir), for a directory
+// readDDLCSV reads the ddl.csv of a run directory (model/output.WriteDir), for a directory
 // without summary.json. It has phase durations only, so the phases (every occurrence, from
 // the phases column) are laid end to end from the statement's start.
 func readDDLCSV(path string) ([]metrics.DDLResult, error) {

@@ -14,6 +14,7 @@
 package plot
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -24,7 +25,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ddlsim/ddlsim/internal/sweep"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/model/metrics"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -258,14 +259,23 @@ func MeanSeries(ss []*metrics.Series) *metrics.Series {
 	return out
 }
 
-// Save writes p as base.png and base.svg and returns the two paths.
+// Save writes p as base.png and base.svg (each atomically, output.WriteFileAtomic) and
+// returns the two paths.
 func Save(p *plot.Plot, base string) ([]string, error) {
 	var out []string
-	for _, ext := range []string{".png", ".svg"} {
-		if err := p.Save(Width, Height, base+ext); err != nil {
+	for _, ext := range []string{"png", "svg"} {
+		w, err := p.WriterTo(Width, Height, ext)
+		if err != nil {
 			return out, err
 		}
-		out = append(out, base+ext)
+		var b bytes.Buffer
+		if _, err := w.WriteTo(&b); err != nil {
+			return out, err
+		}
+		if err := output.WriteFileAtomic(base+"."+ext, b.Bytes()); err != nil {
+			return out, err
+		}
+		out = append(out, base+"."+ext)
 	}
 	return out, nil
 }
@@ -304,13 +314,13 @@ type sweepAxes struct {
 	values  map[string][]string // their distinct values, sorted
 }
 
-func axesOf(rows []sweep.Row) sweepAxes {
+func axesOf(rows []output.Row) sweepAxes {
 	a := sweepAxes{values: map[string][]string{}}
 	seen := map[string]map[string]bool{}
-	for _, path := range sweep.ColumnsOf(rows).Params {
+	for _, path := range output.ColumnsOf(rows).Params {
 		seen[path] = map[string]bool{}
 		for _, r := range rows {
-			v, _ := sweep.Point{Params: r.Params}.Get(path)
+			v, _ := r.Params.Get(path)
 			if !seen[path][v] {
 				seen[path][v] = true
 				a.values[path] = append(a.values[path], v)
@@ -343,7 +353,7 @@ func sortValues(vs []string) {
 // the other varying parameters (the policy, typically); each line is the mean over seeds with
 // its 95% CI band. Plain numbers are placed on a numeric axis; values with units or names are
 // placed at equal spacing in sorted order and labelled as written.
-func MetricVsParam(rows []sweep.Row, x, metric string) (*plot.Plot, error) {
+func MetricVsParam(rows []output.Row, x, metric string) (*plot.Plot, error) {
 	ax := axesOf(rows)
 	xs := ax.values[x]
 	pos := map[string]float64{}
@@ -371,7 +381,7 @@ func MetricVsParam(rows []sweep.Row, x, metric string) (*plot.Plot, error) {
 	seenLine := map[string]bool{}
 	for i := range rows {
 		r := &rows[i]
-		pt := sweep.Point{Params: r.Params}
+		pt := r.Params
 		var parts []string
 		for _, o := range others {
 			v, _ := pt.Get(o)
@@ -383,7 +393,7 @@ func MetricVsParam(rows []sweep.Row, x, metric string) (*plot.Plot, error) {
 			lineOrder = append(lineOrder, line)
 		}
 		xv, _ := pt.Get(x)
-		for _, m := range sweep.KeyMetrics(r) {
+		for _, m := range metrics.KeyMetrics(r.Metrics, r.DDL) {
 			if m.Name == metric {
 				vals[key{line, xv}] = append(vals[key{line, xv}], m.Value)
 			}
@@ -395,7 +405,7 @@ func MetricVsParam(rows []sweep.Row, x, metric string) (*plot.Plot, error) {
 	p.Y.Label.Text = metric
 	p.Legend.Top = true
 	if categorical(xs) {
-		return bars(p, xs, lineOrder, func(line, xv string) sweep.Stat { return sweep.MeanCI(vals[key{line, xv}]) }, metric)
+		return bars(p, xs, lineOrder, func(line, xv string) metrics.Stat { return metrics.MeanCI(vals[key{line, xv}]) }, metric)
 	}
 	if !plain {
 		p.NominalX(xs...)
@@ -403,7 +413,7 @@ func MetricVsParam(rows []sweep.Row, x, metric string) (*plot.Plot, error) {
 	for li, line := range lineOrder {
 		var mean, lo, hi plotter.XYs
 		for _, xv := range xs {
-			st := sweep.MeanCI(vals[key{line, xv}])
+			st := metrics.MeanCI(vals[key{line, xv}])
 			if st.N == 0 {
 				continue
 			}
@@ -467,7 +477,7 @@ func categorical(vs []string) bool {
 // bars draws a metric against categories: for each category one bar per line (the other
 // parameters' values), its height the mean over seeds and its error bar the 95% CI, on a
 // value axis that includes zero, so bar lengths compare as ratios.
-func bars(p *plot.Plot, xs, lines []string, stat func(line, x string) sweep.Stat, metric string) (*plot.Plot, error) {
+func bars(p *plot.Plot, xs, lines []string, stat func(line, x string) metrics.Stat, metric string) (*plot.Plot, error) {
 	p.NominalX(xs...)
 	n := max(len(lines), 1)
 	width := 0.8 / float64(n)

@@ -1,15 +1,16 @@
 package plot
 
 import (
+	"context"
 	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/internal/sweep/sweeptest"
-	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
 func checkPNG(t *testing.T, path string) {
@@ -69,7 +70,7 @@ func TestDirCompareAndSweep(t *testing.T) {
 }
 
 func TestRunPlot(t *testing.T) {
-	out, _ := sweeptest.Run(sweep.Point{Params: []sweep.Param{{Path: "policy", Value: "fullscan"}}}, 1)
+	out, _ := sweeptest.Run(context.Background(), sweep.Point{Params: output.Params{{Path: "policy", Value: "fullscan"}}}, 1)
 	dir := t.TempDir()
 	files, err := Run(dir, "create-index fullscan", out.Series, out.DDL)
 	if err != nil || len(files) != 2 {
@@ -78,14 +79,14 @@ func TestRunPlot(t *testing.T) {
 	checkPNG(t, files[0])
 	// And the same from a run directory on disk.
 	rd := t.TempDir()
-	if err := metrics.WriteDir(rd, metrics.Bundle{Series: out.Series, DDL: out.DDL}); err != nil {
+	if err := output.WriteDir(rd, output.Bundle{Series: out.Series, DDL: out.DDL}); err != nil {
 		t.Fatal(err)
 	}
 	files, err = Dir(rd)
 	if err != nil || len(files) != 2 {
 		t.Fatal(files, err)
 	}
-	ddl, err := readDDLCSV(filepath.Join(rd, metrics.DDLFile))
+	ddl, err := readDDLCSV(filepath.Join(rd, output.DDLFile))
 	if err != nil || len(ddl) != 1 || len(ddl[0].Phases) != 4 || ddl[0].Phases[3].EndS != out.DDL[0].EndS {
 		t.Fatalf("ddl.csv read back: %+v %v", ddl, err)
 	}
@@ -107,7 +108,7 @@ func TestNumeric(t *testing.T) {
 // spans.
 func TestCategoricalBarsFromZero(t *testing.T) {
 	dir := sweeptest.Dir(t, "compare")
-	rows, err := sweep.ReadResults(dir)
+	rows, err := output.ReadResults(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestCategoricalBarsFromZero(t *testing.T) {
 	if !categorical([]string{"fullscan", "lazy"}) || categorical([]string{"1GiB", "2GiB"}) {
 		t.Error("categorical")
 	}
-	out, _ := sweeptest.Run(sweep.Point{Params: []sweep.Param{{Path: "policy", Value: "fullscan"}}}, 1)
+	out, _ := sweeptest.Run(context.Background(), sweep.Point{Params: output.Params{{Path: "policy", Value: "fullscan"}}}, 1)
 	th, err := Throughput("t", []Trace{{Label: "a", Series: out.Series, DDL: out.DDL}, {Label: "b", Series: out.Series, DDL: out.DDL}})
 	if err != nil {
 		t.Fatal(err)

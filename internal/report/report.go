@@ -14,8 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/internal/plot"
-	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/runner"
@@ -137,7 +137,7 @@ func Write(path string, pg *Page) error {
 	if err := page.Execute(&buf, data); err != nil {
 		return err
 	}
-	return sweep.WriteFileAtomic(path, buf.Bytes())
+	return output.WriteFileAtomic(path, buf.Bytes())
 }
 
 // shellQuote renders argv so it can be pasted into a shell.
@@ -157,11 +157,11 @@ func shellQuote(args []string) string {
 // first when dir/plots holds none. command is the command line to show (the manifest's when
 // nil).
 func Dir(dir string, command []string) (string, error) {
-	man, err := sweep.ReadManifest(dir)
+	man, err := output.ReadManifest(dir)
 	if err != nil {
 		return "", err
 	}
-	rows, err := sweep.ReadResults(dir)
+	rows, err := output.ReadResults(dir)
 	if err != nil {
 		return "", err
 	}
@@ -185,11 +185,11 @@ func Dir(dir string, command []string) (string, error) {
 		Images:  imgs,
 		More:    more,
 	}
-	groups := sweep.GroupByPoint(rows)
-	st := sweep.Tabulate(groups)
+	groups := output.GroupByPoint(rows)
+	st := output.Tabulate(groups)
 	header := []string{"metric"}
 	for _, g := range groups {
-		header = append(header, sweep.GroupLabel(g))
+		header = append(header, output.GroupLabel(g))
 	}
 	runs := []string{"runs"}
 	for _, g := range groups {
@@ -203,7 +203,7 @@ func Dir(dir string, command []string) (string, error) {
 			caption = sec.Title + ": one seed (no confidence interval)"
 		}
 		t := Table{Caption: caption,
-			Header: header, Rows: [][]string{runs}, Folded: sec.Kind != sweep.KindImpact}
+			Header: header, Rows: [][]string{runs}, Folded: sec.Kind != metrics.KindImpact}
 		for _, mi := range sec.Rows {
 			r := []string{st.Metrics[mi]}
 			for gi := range groups {
@@ -214,11 +214,11 @@ func Dir(dir string, command []string) (string, error) {
 		pg.Tables = append(pg.Tables, t)
 	}
 	if len(groups) > 1 {
-		pts := Table{Caption: "Points", Header: append([]string{"point"}, sweep.ColumnsOf(rows).Params...), Folded: true}
+		pts := Table{Caption: "Points", Header: append([]string{"point"}, output.ColumnsOf(rows).Params...), Folded: true}
 		for _, g := range groups {
-			r := []string{fmt.Sprint(g.Point.ID)}
+			r := []string{fmt.Sprint(g.Point)}
 			for _, p := range pts.Header[1:] {
-				v, _ := g.Point.Get(p)
+				v, _ := g.Params.Get(p)
 				r = append(r, v)
 			}
 			pts.Rows = append(pts.Rows, r)
@@ -243,7 +243,7 @@ func Run(dir string, res *runner.Result, command []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	pg := &Page{Title: "run of " + title, Kind: "run", Command: command, Version: sweep.Version}
+	pg := &Page{Title: "run of " + title, Kind: "run", Command: command, Version: output.Version}
 	for _, f := range files {
 		if strings.HasSuffix(f, ".png") {
 			pg.Images = append(pg.Images, f)
@@ -273,7 +273,7 @@ func RunTitle(res *runner.Result) string {
 func summaryTable(s metrics.Summary) Table {
 	t := Table{Caption: "Run metrics", Header: []string{"metric", "value"}}
 	for _, m := range s {
-		t.Rows = append(t.Rows, []string{m.Name, sweep.Plain(m.Value, 6)})
+		t.Rows = append(t.Rows, []string{m.Name, metrics.Plain(m.Value, 6)})
 	}
 	return t
 }
@@ -282,7 +282,7 @@ func summaryTable(s metrics.Summary) Table {
 func ddlTable(ds []metrics.DDLResult) Table {
 	t := Table{Caption: "DDL statements: duration and traffic impact", Header: []string{"op", "table", "policy", "start (s)", "duration (s)",
 		"baseline TPS", "min TPS", "mean TPS", "p95 latency (ms)", "p99 latency (ms)", "s below ½ baseline"}}
-	p := func(v float64) string { return sweep.Plain(v, 4) }
+	p := func(v float64) string { return metrics.Plain(v, 4) }
 	for _, d := range ds {
 		dur := p(d.DurationS)
 		if d.Failed {
@@ -302,7 +302,7 @@ func phaseTable(ds []metrics.DDLResult) Table {
 	for _, d := range ds {
 		var ph []string
 		for _, x := range d.Phases {
-			ph = append(ph, x.Name+" "+sweep.Plain(x.EndS-x.StartS, 3))
+			ph = append(ph, x.Name+" "+metrics.Plain(x.EndS-x.StartS, 3))
 		}
 		t.Rows = append(t.Rows, []string{d.Op, d.Table, strings.Join(ph, ", "),
 			fmt.Sprint(d.NodesVisited), fmt.Sprint(d.PagesFlushed), fmt.Sprint(d.PagesFreed)})

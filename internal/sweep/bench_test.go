@@ -13,7 +13,7 @@ import (
 // pure computation per run, deterministic in (point, seed), no allocation, no I/O. It isolates
 // what the benchmark measures — how the worker pool spreads independent runs over cores —
 // from how fast the simulator happens to be.
-func cpuRun(pt Point, seed uint64) (*Outcome, error) {
+func cpuRun(_ context.Context, pt Point, seed uint64) (*Outcome, error) {
 	x := seed*0x9E3779B97F4A7C15 + uint64(pt.ID)
 	for i := 0; i < 12_000_000; i++ {
 		x ^= x << 13
@@ -26,7 +26,7 @@ func cpuRun(pt Point, seed uint64) (*Outcome, error) {
 func benchPlan() *Plan {
 	var pts []Point
 	for i := 0; i < 16; i++ {
-		pts = append(pts, Point{ID: i, Params: []Param{{"i", fmt.Sprint(i)}}})
+		pts = append(pts, Point{ID: i, Params: []Param{{Path: "i", Value: fmt.Sprint(i)}}})
 	}
 	return NewPlan("sweep", "synthetic", "synthetic", pts, []uint64{1, 2}, "")
 }

@@ -1,6 +1,9 @@
 // Package sweep runs many independent simulations — the points of a parameter sweep, or the
-// policies × seeds of `ddlsim compare` — on all local cores or as shards of a cluster array job,
-// and keeps their results in a directory that survives being killed.
+// policies × seeds of `ddlsim compare` — on all local cores (Each, the worker pool ddlsim
+// validate shares) or as shards of a cluster array job, and keeps their results in a
+// directory that survives being killed. The files of that directory, their rows and their
+// statistics are internal/output's and model/metrics'; this package keeps only the sweeps:
+// specs, points × seeds, sharding and merge.
 //
 // # Model
 //
@@ -18,7 +21,7 @@
 // (`--jobs`), and results are always written sorted by (point id, seed), so output does not
 // depend on the number of jobs, on scheduling, on sharding or on resuming. The one exception is
 // the `wall_time_s` field: it is always the last field of a JSONL row and the last column of the
-// CSV, and every comparison (tests, .ci/slurm-test.sh) strips it first (StripWallTime).
+// CSV, and every comparison (tests, .ci/slurm-test.sh) strips it first (output.StripWallTime).
 //
 // # Crash safety
 //

@@ -6,19 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/model/metrics"
 )
-
-var nan = math.NaN()
 
 // Outcome is what one run produced.
 type Outcome struct {
@@ -29,8 +25,9 @@ type Outcome struct {
 }
 
 // RunFunc runs one point with one seed. It must depend on nothing else (no shared mutable
-// state, no wall clock), since runs execute concurrently and in any order.
-type RunFunc func(pt Point, seed uint64) (*Outcome, error)
+// state, no wall clock), since runs execute concurrently and in any order, and it should
+// return promptly with ctx's error once ctx is cancelled.
+type RunFunc func(ctx context.Context, pt Point, seed uint64) (*Outcome, error)
 
 // Options control Execute. None of them changes the results, only where and how fast they
 // are produced.
@@ -51,7 +48,7 @@ type Report struct {
 	Skipped int // already present (resume)
 	Ran     int // points run now
 	Runs    int // simulations run now
-	Rows    []Row
+	Rows    []output.Row
 }
 
 // testRunDelay, set with -ldflags "-X github.com/ddlsim/ddlsim/internal/sweep.testRunDelay=50ms",
@@ -64,54 +61,19 @@ var testRunDelay string
 func SetTestRunDelay(d string) { testRunDelay = d }
 
 // Execute runs the plan's points (those of opt.Shard, minus the ones already in opt.Dir when
-// resuming) on opt.Jobs workers and writes the results directory.
+// resuming) on opt.Jobs workers (Each) and writes the results directory.
 func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 	if opt.Run == nil {
 		return nil, errors.New("sweep: no RunFunc")
-	}
-	jobs := opt.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
 	}
 	var delay time.Duration
 	if testRunDelay != "" {
 		delay, _ = time.ParseDuration(testRunDelay)
 	}
-	if err := os.MkdirAll(filepath.Join(opt.Dir, PointsDir), 0o755); err != nil {
-		return nil, &DirError{opt.Dir, err}
-	}
-	if err := probeWritable(filepath.Join(opt.Dir, PointsDir)); err != nil {
-		return nil, &DirError{opt.Dir, err}
-	}
-	removeTemps(opt.Dir)
-	removeTemps(filepath.Join(opt.Dir, SeriesDir))
-	done, err := donePoints(opt.Dir)
+	done, err := prepareDir(plan, opt)
 	if err != nil {
-		return nil, &DirError{opt.Dir, err}
+		return nil, err
 	}
-	man := &Manifest{
-		SchemaVersion: SchemaVersion, Kind: plan.Kind, SpecHash: plan.SpecHash, Base: plan.Base,
-		BaseHash: plan.BaseHash, Points: len(plan.Points), Seeds: plan.Seeds, Axes: AxisPaths(plan.Points),
-		Shard: opt.Shard, Version: Version, Command: opt.Command, Spec: plan.SpecText,
-	}
-	if old, err := ReadManifest(opt.Dir); err == nil {
-		switch {
-		case !opt.Resume && len(done) > 0:
-			return nil, refused("%s already holds %d finished points: pass --resume to finish that sweep, or choose another --out", opt.Dir, len(done))
-		case opt.Resume && old.SpecHash != plan.SpecHash:
-			return nil, refused("--resume: %s was written by a different spec (hash %s, this one %s)", opt.Dir, old.SpecHash, plan.SpecHash)
-		case opt.Resume && old.Shard.String() != opt.Shard.String():
-			return nil, refused("--resume: %s holds shard %s, this is shard %s", opt.Dir, old.Shard, opt.Shard)
-		}
-	} else if !os.IsNotExist(err) {
-		return nil, refused("%s: %v", opt.Dir, err)
-	} else if len(done) > 0 {
-		return nil, refused("%s holds point files but no %s", opt.Dir, ManifestFile)
-	}
-	if err := writeManifest(opt.Dir, man); err != nil {
-		return nil, &DirError{opt.Dir, err}
-	}
-
 	rep := &Report{}
 	var todo []int // indexes into plan.Points
 	for i, pt := range plan.Points {
@@ -126,31 +88,18 @@ func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 		todo = append(todo, i)
 	}
 	if opt.SaveSeries && len(todo) > 0 {
-		if err := os.MkdirAll(filepath.Join(opt.Dir, SeriesDir), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(opt.Dir, output.SeriesDir), 0o755); err != nil {
 			return nil, err
 		}
 	}
 
-	type unit struct{ pi, si int }
-	units := make(chan unit)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var (
-		mu       sync.Mutex
-		firstErr error
-		rows     = map[int][]Row{}
-		left     = map[int]int{}
+		mu   sync.Mutex
+		rows = map[int][]output.Row{}
+		left = map[int]int{}
 	)
 	for _, pi := range todo {
 		left[pi] = len(plan.Seeds)
-	}
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-		cancel()
 	}
 	bar := newProgress(opt.Progress, len(todo)*len(plan.Seeds))
 	// A non-terminal progress line is due every 30 s even while no run ends (a few long runs).
@@ -167,75 +116,53 @@ func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 			}
 		}
 	}()
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for u := range units {
-				if ctx.Err() != nil {
-					continue
-				}
-				pt, seed := plan.Points[u.pi], plan.Seeds[u.si]
-				start := time.Now()
-				out, err := safeRun(opt.Run, pt, seed)
-				if err != nil {
-					fail(fmt.Errorf("point %d %s seed %d: %w", pt.ID, paramString(pt.Params), seed, err))
-					continue
-				}
-				if delay > 0 {
-					time.Sleep(delay)
-				}
-				if opt.SaveSeries && out.Series != nil {
-					if err := WriteSeriesCSV(SeriesFile(opt.Dir, pt.ID, seed), out.Series); err != nil {
-						fail(err)
-						continue
-					}
-				}
-				row := Row{Point: pt.ID, Params: pt.Params, Seed: seed, Version: Version,
-					ConfigHash: out.ConfigHash, Metrics: out.Summary, DDL: out.DDL,
-					WallTimeS: time.Since(start).Seconds()}
-				mu.Lock()
-				rows[u.pi] = append(rows[u.pi], row)
-				left[u.pi]--
-				complete := left[u.pi] == 0
-				prs := rows[u.pi]
-				mu.Unlock()
-				if complete {
-					if err := writePoint(opt.Dir, pt.ID, prs); err != nil {
-						fail(err)
-						continue
-					}
-					mu.Lock()
-					rep.Ran++
-					mu.Unlock()
-				}
-				bar.add(1)
+	nseeds := len(plan.Seeds)
+	err = Each(ctx, opt.Jobs, len(todo)*nseeds, func(ctx context.Context, k int) error {
+		pi := todo[k/nseeds]
+		pt, seed := plan.Points[pi], plan.Seeds[k%nseeds]
+		start := time.Now()
+		out, err := safeRun(ctx, opt.Run, pt, seed)
+		if err != nil {
+			if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+				return err
 			}
-		}()
-	}
-feed:
-	for _, pi := range todo {
-		for si := range plan.Seeds {
-			select {
-			case units <- unit{pi, si}:
-			case <-ctx.Done():
-				break feed
+			return fmt.Errorf("point %d %s seed %d: %w", pt.ID, paramString(pt.Params), seed, err)
+		}
+		if delay > 0 {
+			time.Sleep(delay)
+		}
+		if opt.SaveSeries && out.Series != nil {
+			if err := output.WriteSeriesCSV(output.SeriesPath(opt.Dir, pt.ID, seed), out.Series); err != nil {
+				return err
 			}
 		}
-	}
-	close(units)
-	wg.Wait()
+		row := output.Row{Point: pt.ID, Params: pt.Params, Seed: seed, Version: output.Version,
+			ConfigHash: out.ConfigHash, Metrics: out.Summary, DDL: out.DDL,
+			WallTimeS: time.Since(start).Seconds()}
+		mu.Lock()
+		rows[pi] = append(rows[pi], row)
+		left[pi]--
+		complete := left[pi] == 0
+		prs := rows[pi]
+		mu.Unlock()
+		if complete {
+			if err := output.WritePoint(opt.Dir, pt.ID, prs); err != nil {
+				return err
+			}
+			mu.Lock()
+			rep.Ran++
+			mu.Unlock()
+		}
+		bar.add(1)
+		return nil
+	})
 	close(stopTick)
 	bar.finish()
 	rep.Runs = bar.done
-	if firstErr != nil {
-		return rep, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return rep, err
 	}
-	all, err := ReadPoints(opt.Dir)
+	all, err := output.ReadPoints(opt.Dir)
 	if err != nil {
 		return rep, err
 	}
@@ -244,44 +171,52 @@ feed:
 			return rep, fmt.Errorf("%s: point %d does not belong to shard %s of this spec", opt.Dir, id, opt.Shard)
 		}
 	}
-	rep.Rows = flatten(all)
-	return rep, WriteCombined(opt.Dir, rep.Rows)
+	rep.Rows = output.Flatten(all)
+	return rep, output.WriteCombined(opt.Dir, rep.Rows)
 }
 
-// removeTemps removes the temporary files a killed writer left in dir (WriteFileAtomic's
-// .tmp-* siblings; donePoints does the same for points/).
-func removeTemps(dir string) {
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if !e.IsDir() && strings.HasPrefix(e.Name(), ".tmp-") {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
+// prepareDir makes opt.Dir ready for plan before any run: created and test-written, temp
+// files of a killed writer removed, refused when it holds another sweep's points (or finished
+// points without --resume), and the manifest written. It returns the points already done.
+func prepareDir(plan *Plan, opt Options) (map[int]string, error) {
+	if err := os.MkdirAll(filepath.Join(opt.Dir, output.PointsDir), 0o755); err != nil {
+		return nil, &DirError{opt.Dir, err}
 	}
-}
-
-// probeWritable creates and removes a file in dir, so a directory that cannot take results is
-// reported before the first run rather than after it.
-func probeWritable(dir string) error {
-	f, err := os.CreateTemp(dir, ".tmp-probe-*")
+	if err := output.ProbeWritable(filepath.Join(opt.Dir, output.PointsDir)); err != nil {
+		return nil, &DirError{opt.Dir, err}
+	}
+	output.RemoveTemps(opt.Dir)
+	output.RemoveTemps(filepath.Join(opt.Dir, output.SeriesDir))
+	done, err := output.DonePoints(opt.Dir)
 	if err != nil {
-		return err
+		return nil, &DirError{opt.Dir, err}
 	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
+	man := &output.Manifest{
+		SchemaVersion: output.SchemaVersion, Kind: plan.Kind, SpecHash: plan.SpecHash, Base: plan.Base,
+		BaseHash: plan.BaseHash, Points: len(plan.Points), Seeds: plan.Seeds, Axes: AxisPaths(plan.Points),
+		Shard: opt.Shard, Version: output.Version, Command: opt.Command, Spec: plan.SpecText,
+	}
+	if old, err := output.ReadManifest(opt.Dir); err == nil {
+		switch {
+		case !opt.Resume && len(done) > 0:
+			return nil, refused("%s already holds %d finished points: pass --resume to finish that sweep, or choose another --out", opt.Dir, len(done))
+		case opt.Resume && old.SpecHash != plan.SpecHash:
+			return nil, refused("--resume: %s was written by a different spec (hash %s, this one %s)", opt.Dir, old.SpecHash, plan.SpecHash)
+		case opt.Resume && old.Shard.String() != opt.Shard.String():
+			return nil, refused("--resume: %s holds shard %s, this is shard %s", opt.Dir, old.Shard, opt.Shard)
+		}
+	} else if !os.IsNotExist(err) {
+		return nil, refused("%s: %v", opt.Dir, err)
+	} else if len(done) > 0 {
+		return nil, refused("%s holds point files but no %s", opt.Dir, output.ManifestFile)
+	}
+	if err := output.WriteManifest(opt.Dir, man); err != nil {
+		return nil, &DirError{opt.Dir, err}
+	}
+	return done, nil
 }
 
-func writePoint(dir string, id int, rows []Row) error {
-	rows = append([]Row(nil), rows...)
-	SortRows(rows)
-	var b bytes.Buffer
-	if err := WriteJSONL(&b, rows); err != nil {
-		return err
-	}
-	return WriteFileAtomic(pointFile(dir, id), b.Bytes())
-}
-
-func paramString(ps []Param) string {
+func paramString(ps output.Params) string {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i, p := range ps {
@@ -301,12 +236,12 @@ func Merge(out string, dirs []string, command []string) (*Report, error) {
 	if len(dirs) == 0 {
 		return nil, errors.New("merge: no directories")
 	}
-	var base *Manifest
+	var base *output.Manifest
 	var probs []string
 	owner := map[int]string{}
-	all := map[int][]Row{}
+	all := map[int][]output.Row{}
 	for _, d := range dirs {
-		m, err := ReadManifest(d)
+		m, err := output.ReadManifest(d)
 		if err != nil {
 			probs = append(probs, fmt.Sprintf("%s: not a sweep results directory: %v", d, err))
 			continue
@@ -318,7 +253,7 @@ func Merge(out string, dirs []string, command []string) (*Report, error) {
 				d, m.SpecHash, m.Points, dirs[0], base.SpecHash, base.Points))
 			continue
 		}
-		pts, err := ReadPoints(d)
+		pts, err := output.ReadPoints(d)
 		if err != nil {
 			probs = append(probs, err.Error())
 			continue
@@ -353,39 +288,39 @@ func Merge(out string, dirs []string, command []string) (*Report, error) {
 	if len(probs) > 0 {
 		return nil, fmt.Errorf("merge: %d problems:\n  %s", len(probs), joinLines(probs))
 	}
-	if err := os.MkdirAll(filepath.Join(out, PointsDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(out, output.PointsDir), 0o755); err != nil {
 		return nil, err
 	}
 	m := *base
 	m.Shard = nil
 	m.MergedFrom = dirs
 	m.Command = command
-	if err := writeManifest(out, &m); err != nil {
+	if err := output.WriteManifest(out, &m); err != nil {
 		return nil, err
 	}
 	for id, rows := range all {
-		if err := writePoint(out, id, rows); err != nil {
+		if err := output.WritePoint(out, id, rows); err != nil {
 			return nil, err
 		}
 	}
 	for _, d := range dirs {
-		ents, err := os.ReadDir(filepath.Join(d, SeriesDir))
+		ents, err := os.ReadDir(filepath.Join(d, output.SeriesDir))
 		if err != nil {
 			continue
 		}
-		os.MkdirAll(filepath.Join(out, SeriesDir), 0o755)
+		os.MkdirAll(filepath.Join(out, output.SeriesDir), 0o755)
 		for _, e := range ents {
-			b, err := os.ReadFile(filepath.Join(d, SeriesDir, e.Name()))
+			b, err := os.ReadFile(filepath.Join(d, output.SeriesDir, e.Name()))
 			if err != nil {
 				return nil, err
 			}
-			if err := WriteFileAtomic(filepath.Join(out, SeriesDir, e.Name()), b); err != nil {
+			if err := output.WriteFileAtomic(filepath.Join(out, output.SeriesDir, e.Name()), b); err != nil {
 				return nil, err
 			}
 		}
 	}
-	rep := &Report{Total: len(all), Rows: flatten(all)}
-	return rep, WriteCombined(out, rep.Rows)
+	rep := &Report{Total: len(all), Rows: output.Flatten(all)}
+	return rep, output.WriteCombined(out, rep.Rows)
 }
 
 func idList(ids []int) string {

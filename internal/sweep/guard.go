@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -93,7 +94,7 @@ func groupDigits(n int64) string {
 
 // safeRun calls run, turning a panic into a *runner.PanicError: a worker goroutine that
 // panicked would otherwise kill the process before anything could report it.
-func safeRun(run RunFunc, pt Point, seed uint64) (out *Outcome, err error) {
+func safeRun(ctx context.Context, run RunFunc, pt Point, seed uint64) (out *Outcome, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			pe := runner.NewPanicError(r, debug.Stack())
@@ -101,5 +102,5 @@ func safeRun(run RunFunc, pt Point, seed uint64) (out *Outcome, err error) {
 			out, err = nil, pe
 		}
 	}()
-	return run(pt, seed)
+	return run(ctx, pt, seed)
 }

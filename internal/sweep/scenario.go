@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -103,7 +104,7 @@ func (b *Base) ReproduceArgs(pt Point, seed uint64) []string {
 // RunFunc returns the RunFunc that simulates the base scenario at a point. An internal
 // failure comes back as a *runner.PanicError carrying the command that reproduces it.
 func (b *Base) RunFunc() RunFunc {
-	return func(pt Point, seed uint64) (out *Outcome, err error) {
+	return func(ctx context.Context, pt Point, seed uint64) (out *Outcome, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				err = runner.NewPanicError(r, debug.Stack())
@@ -117,7 +118,7 @@ func (b *Base) RunFunc() RunFunc {
 		if err != nil {
 			return nil, err
 		}
-		res, err := runScenario(sc, runner.Options{})
+		res, err := runScenario(sc, runner.Options{Context: ctx})
 		if err != nil {
 			return nil, err
 		}

@@ -4,23 +4,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ddlsim/ddlsim/internal/output"
 )
 
-// Shard selects the points whose id ≡ Index (mod Count).
-type Shard struct {
-	Index int `json:"index"`
-	Count int `json:"count"`
-}
-
-// Has reports whether point id belongs to the shard; a nil shard holds every point.
-func (s *Shard) Has(id int) bool { return s == nil || id%s.Count == s.Index }
-
-func (s *Shard) String() string {
-	if s == nil {
-		return "all"
-	}
-	return fmt.Sprintf("%d/%d", s.Index, s.Count)
-}
+// Shard selects the points whose id ≡ Index (mod Count); it is recorded in the manifest.
+type Shard = output.Shard
 
 // ParseShard reads "i/n" with 0 <= i < n.
 func ParseShard(v string) (*Shard, error) {

@@ -12,32 +12,23 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/runner"
 )
 
 // Param is one assignment of a point: a scenario field path and the value (YAML text) given
-// to it.
-type Param struct {
-	Path  string `json:"path"`
-	Value string `json:"value"`
-}
+// to it, as the results record it.
+type Param = output.Param
 
 // Point is one parameter combination. ID is its position in the enumeration.
 type Point struct {
 	ID     int
-	Params []Param
+	Params output.Params
 }
 
 // Get returns the value of a parameter of the point.
-func (p Point) Get(path string) (string, bool) {
-	for _, q := range p.Params {
-		if q.Path == path {
-			return q.Value, true
-		}
-	}
-	return "", false
-}
+func (p Point) Get(path string) (string, bool) { return p.Params.Get(path) }
 
 // Spec is a parsed sweep specification file.
 type Spec struct {
@@ -348,7 +339,7 @@ func (sp *Spec) Enumerate() []Point {
 				var next [][]Param
 				for _, s := range sets {
 					for _, v := range b.Values[i] {
-						next = append(next, appendParam(s, Param{path, v}))
+						next = append(next, appendParam(s, Param{Path: path, Value: v}))
 					}
 				}
 				sets = next
@@ -357,7 +348,7 @@ func (sp *Spec) Enumerate() []Point {
 			for j := range b.Values[0] {
 				var s []Param
 				for i, path := range b.Paths {
-					s = append(s, Param{path, b.Values[i][j]})
+					s = append(s, Param{Path: path, Value: b.Values[i][j]})
 				}
 				sets = append(sets, s)
 			}
@@ -425,10 +416,10 @@ func NewPlan(kind, base, baseHash string, points []Point, seeds []uint64, specTe
 	p := &Plan{Kind: kind, Base: base, BaseHash: baseHash, Points: points, Seeds: seeds, SpecText: specText}
 	h := sha256.New()
 	type canon struct {
-		Kind     string    `json:"kind"`
-		BaseHash string    `json:"base_hash"`
-		Seeds    []uint64  `json:"seeds"`
-		Points   [][]Param `json:"points"`
+		Kind     string          `json:"kind"`
+		BaseHash string          `json:"base_hash"`
+		Seeds    []uint64        `json:"seeds"`
+		Points   []output.Params `json:"points"`
 	}
 	c := canon{Kind: kind, BaseHash: baseHash, Seeds: seeds}
 	for _, pt := range points {

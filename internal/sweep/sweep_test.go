@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
@@ -91,7 +92,7 @@ func TestSpecPoints(t *testing.T) {
 
 // fakeRun is deterministic in (params, seed) and gives each point a different number of DDL
 // statements and metrics, so the CSV column union is exercised.
-func fakeRun(pt Point, seed uint64) (*Outcome, error) {
+func fakeRun(_ context.Context, pt Point, seed uint64) (*Outcome, error) {
 	h := fnv.New64a()
 	fmt.Fprint(h, paramString(pt.Params), seed)
 	x := float64(h.Sum64()%10000) / 7
@@ -118,15 +119,15 @@ func testPlan(t testing.TB) *Plan {
 
 func readStripped(t *testing.T, dir string) (string, string) {
 	t.Helper()
-	j, err := os.ReadFile(filepath.Join(dir, JSONLFile))
+	j, err := os.ReadFile(filepath.Join(dir, output.JSONLFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := os.ReadFile(filepath.Join(dir, CSVFile))
+	c, err := os.ReadFile(filepath.Join(dir, output.CSVFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return StripWallTime(string(j), false), StripWallTime(string(c), true)
+	return output.StripWallTime(string(j), false), output.StripWallTime(string(c), true)
 }
 
 func TestJobsDoNotChangeResults(t *testing.T) {
@@ -161,7 +162,7 @@ func TestShardedMergeEqualsUnsharded(t *testing.T) {
 	var shards []string
 	for i := 0; i < 3; i++ {
 		d := filepath.Join(root, fmt.Sprintf("shard%d", i))
-		rep, err := Execute(context.Background(), plan, Options{Dir: d, Jobs: 2, Run: fakeRun, Shard: &Shard{i, 3}})
+		rep, err := Execute(context.Background(), plan, Options{Dir: d, Jobs: 2, Run: fakeRun, Shard: &Shard{Index: i, Count: 3}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +189,7 @@ func TestShardedMergeEqualsUnsharded(t *testing.T) {
 	// A shard of another spec is refused.
 	other := NewPlan("sweep", plan.Base, "otherbase", plan.Points, plan.Seeds, "")
 	od := filepath.Join(root, "other")
-	if _, err := Execute(context.Background(), other, Options{Dir: od, Run: fakeRun, Shard: &Shard{2, 3}}); err != nil {
+	if _, err := Execute(context.Background(), other, Options{Dir: od, Run: fakeRun, Shard: &Shard{Index: 2, Count: 3}}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = Merge(filepath.Join(root, "m3"), []string{shards[0], shards[1], od}, nil)
@@ -206,14 +207,17 @@ func TestResumeRunsOnlyMissing(t *testing.T) {
 	want, _ := readStripped(t, dir)
 	// Lose three points and leave a torn temp file, as a kill would.
 	for _, id := range []int{1, 5, 11} {
-		os.Remove(pointFile(dir, id))
+		os.Remove(output.PointFile(dir, id))
 	}
-	os.WriteFile(filepath.Join(dir, PointsDir, ".tmp-p000005.jsonl-123"), []byte(`{"schema_`), 0o644)
+	os.WriteFile(filepath.Join(dir, output.PointsDir, ".tmp-p000005.jsonl-123"), []byte(`{"schema_`), 0o644)
 	if _, err := Execute(context.Background(), plan, Options{Dir: dir, Run: fakeRun}); err == nil {
 		t.Fatal("rerun into a used directory without --resume succeeded")
 	}
 	calls := 0
-	count := func(pt Point, seed uint64) (*Outcome, error) { calls++; return fakeRun(pt, seed) }
+	count := func(ctx context.Context, pt Point, seed uint64) (*Outcome, error) {
+		calls++
+		return fakeRun(ctx, pt, seed)
+	}
 	rep, err := Execute(context.Background(), plan, Options{Dir: dir, Run: count, Resume: true, Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -261,37 +265,5 @@ func TestShardFromEnv(t *testing.T) {
 	}
 	if _, err := ParseShard("2/2"); err == nil {
 		t.Error("2/2 accepted")
-	}
-}
-
-func TestMeanCI(t *testing.T) {
-	s := MeanCI([]float64{1, 2, 3, 4, 5, math.NaN()})
-	// mean 3, sd sqrt(2.5), t(0.975, 4) = 2.7764
-	if s.N != 5 || s.Mean != 3 || math.Abs(s.Half-2.7764451*math.Sqrt(2.5)/math.Sqrt(5)) > 1e-5 {
-		t.Fatalf("%+v", s)
-	}
-	if s := MeanCI([]float64{4}); s.Mean != 4 || !math.IsNaN(s.Half) || s.String() != "4" {
-		t.Fatalf("%+v", s)
-	}
-}
-
-func TestRowRoundTrip(t *testing.T) {
-	out, _ := fakeRun(Point{ID: 4, Params: []Param{{"b", "2"}, {"a", "x\"y"}}}, 3)
-	r := Row{Point: 4, Params: []Param{{"b", "2"}, {"a", "x\"y"}}, Seed: 3, Version: "v", ConfigHash: "h",
-		Metrics: append(out.Summary, metrics.Metric{Name: "nan", Value: math.NaN()}), DDL: out.DDL, WallTimeS: 0.5}
-	b, err := r.MarshalJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Row
-	if err := back.UnmarshalJSON(b); err != nil {
-		t.Fatal(err)
-	}
-	b2, _ := back.MarshalJSON()
-	if string(b) != string(b2) {
-		t.Fatalf("round trip:\n%s\n%s", b, b2)
-	}
-	if !strings.HasSuffix(string(b), `,"wall_time_s":0.5}`) || StripWallTime(string(b), false) != strings.TrimSuffix(string(b), `,"wall_time_s":0.5}`)+"}" {
-		t.Fatalf("wall time not last / not stripped: %s", b)
 	}
 }

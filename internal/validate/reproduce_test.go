@@ -4,6 +4,7 @@ package validate
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"runtime"
 	"testing"
@@ -23,7 +24,7 @@ func TestValidateReproduces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(files, Options{Jobs: runtime.NumCPU(), Root: root})
+	res, err := Run(context.Background(), files, Options{Jobs: runtime.NumCPU(), Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,14 +9,15 @@ package validate
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -208,7 +209,7 @@ func seedsOf(sf *scenarioFile) []uint64 {
 
 // Run simulates every point of every file with its seeds on opt.Jobs workers and compares.
 // The results depend on nothing but the files: runs are independent and collected in order.
-func Run(files []string, opt Options) (*Results, error) {
+func Run(ctx context.Context, files []string, opt Options) (*Results, error) {
 	sfs, err := Load(files)
 	if err != nil {
 		return nil, err
@@ -222,51 +223,37 @@ func Run(files []string, opt Options) (*Results, error) {
 		}
 	}
 	stats := make([]map[string]float64, len(jobs))
-	errs := make([]error, len(jobs))
-	workers := opt.Jobs
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
 	var mu sync.Mutex
 	done := 0
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				jb := jobs[k]
-				sf := sfs[jb.file]
-				seed := jb.seed
-				sc, err := config.LoadBytesWith(sf.path, sf.data, filepath.Dir(sf.path), jb.sets, &seed)
-				if err == nil {
-					var res *runner.Result
-					if res, err = runner.Run(sc, runner.Options{}); err == nil {
-						stats[k] = Stats(res, sc.HardwareProfile.Cores)
-					}
-				}
-				errs[k] = err
-				mu.Lock()
-				done++
-				if opt.Progress != nil {
-					fmt.Fprintf(opt.Progress, "validate: %d/%d %s [%s] seed %d\n", done, len(jobs), sf.path,
-						sf.v.Points[jb.point].Label, seed)
-				}
-				mu.Unlock()
+	// The runs go through the sweep worker pool (sweep.Each), as compare's and sweep's do.
+	err = sweep.Each(ctx, opt.Jobs, len(jobs), func(ctx context.Context, k int) error {
+		jb := jobs[k]
+		sf := sfs[jb.file]
+		seed := jb.seed
+		sc, err := config.LoadBytesWith(sf.path, sf.data, filepath.Dir(sf.path), jb.sets, &seed)
+		if err == nil {
+			var res *runner.Result
+			if res, err = runner.Run(sc, runner.Options{Context: ctx}); err == nil {
+				stats[k] = Stats(res, sc.HardwareProfile.Cores)
 			}
-		}()
-	}
-	for k := range jobs {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
-	for k, err := range errs {
-		if err != nil {
-			jb := jobs[k]
-			return nil, fmt.Errorf("%s point %q seed %d: %w", sfs[jb.file].path, sfs[jb.file].v.Points[jb.point].Label, jb.seed, err)
 		}
+		if err != nil {
+			if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+				return err
+			}
+			return fmt.Errorf("%s point %q seed %d: %w", sf.path, sf.v.Points[jb.point].Label, jb.seed, err)
+		}
+		mu.Lock()
+		done++
+		if opt.Progress != nil {
+			fmt.Fprintf(opt.Progress, "validate: %d/%d %s [%s] seed %d\n", done, len(jobs), sf.path,
+				sf.v.Points[jb.point].Label, seed)
+		}
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	res := &Results{Schema: Schema}
 	k := 0
@@ -307,7 +294,7 @@ func (r *Row) summarize() {
 	for i, v := range r.Sim {
 		xs[i] = float64(v)
 	}
-	st := sweep.MeanCI(xs)
+	st := metrics.MeanCI(xs)
 	r.Mean, r.Half = Float(st.Mean), Float(st.Half)
 	r.Ratio = Float(math.NaN())
 	if r.Measured != nil && *r.Measured != 0 {
@@ -334,86 +321,9 @@ func statNames(m map[string]float64) []string {
 	return out
 }
 
-// Stats are the statistics a compare entry may name for one run:
-//   - the key metrics of `ddlsim compare`: summary metrics, ddlN_<op>_duration_s and its
-//     phases ddlN_<op>_<phase>_s (with more than sweep.ListedDDLs statements, the
-//     per-operation aggregates ddl_all_<op>_* instead);
-//   - the means over the run's DDL statements ddl.duration_s (a failed or unfinished
-//     statement has none), ddl.mean_tps, ddl.baseline_tps, ddl.min_tps and ddl.tps_ratio
-//     (mean_tps / baseline_tps, per statement), and ddl.total_duration_s, the sum of their
-//     durations;
-//   - from the series: mean.<column> (its mean over the measured intervals),
-//     per_txn.<column> (that mean / the mean TPS: per_txn.pages_read_per_s is page reads per
-//     transaction) and, for the CPU columns, cpu_us_per_txn.<column> (core-microseconds per
-//     transaction: mean utilisation × cores × 10^6 / mean TPS).
+// Stats are the statistics a compare entry may name for one run (metrics.RunStats).
 func Stats(res *runner.Result, cores int) map[string]float64 {
-	out := map[string]float64{}
-	for _, m := range sweep.KeyMetrics(&sweep.Row{Metrics: res.Summary, DDL: res.DDL}) {
-		out[m.Name] = m.Value
-	}
-	s := &res.Series
-	colMean := func(c int) float64 {
-		if len(s.Rows) == 0 {
-			return math.NaN()
-		}
-		t := 0.0
-		for _, r := range s.Rows {
-			t += r[c]
-		}
-		return t / float64(len(s.Rows))
-	}
-	if ti := s.Col("tps"); ti >= 0 {
-		tps := colMean(ti)
-		for c, name := range s.Columns {
-			if name == "time_s" {
-				continue
-			}
-			m := colMean(c)
-			out["mean."+name] = m
-			out["per_txn."+name] = m / tps
-			if strings.HasSuffix(name, "cpu_util") {
-				out["cpu_us_per_txn."+name] = m * float64(cores) * 1e6 / tps
-			}
-		}
-	}
-	ddl := res.DDL
-	if len(ddl) == 0 {
-		return out
-	}
-	mean := func(f func(d metrics.DDLResult) float64) float64 {
-		s, n := 0.0, 0
-		for _, d := range ddl {
-			if v := f(d); !math.IsNaN(v) {
-				s += v
-				n++
-			}
-		}
-		if n == 0 {
-			return math.NaN()
-		}
-		return s / float64(n)
-	}
-	out["ddl.duration_s"] = mean(func(d metrics.DDLResult) float64 {
-		if d.Failed || d.Unfinished {
-			return math.NaN()
-		}
-		return d.DurationS
-	})
-	total := 0.0
-	for _, d := range ddl {
-		total += d.DurationS
-	}
-	out["ddl.total_duration_s"] = total // every statement's time, a lower bound if one is unfinished
-	out["ddl.mean_tps"] = mean(func(d metrics.DDLResult) float64 { return d.MeanTPS })
-	out["ddl.baseline_tps"] = mean(func(d metrics.DDLResult) float64 { return d.BaselineTPS })
-	out["ddl.min_tps"] = mean(func(d metrics.DDLResult) float64 { return d.MinTPS })
-	out["ddl.tps_ratio"] = mean(func(d metrics.DDLResult) float64 {
-		if d.BaselineTPS <= 0 {
-			return math.NaN()
-		}
-		return d.MeanTPS / d.BaselineTPS
-	})
-	return out
+	return metrics.RunStats(res.Summary, res.DDL, &res.Series, cores)
 }
 
 // ProfileConstants is the provenance tables of the profiles the annotated files use.

@@ -175,3 +175,8 @@ func Within(ph []Phase) []bool {
 	}
 	return out
 }
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

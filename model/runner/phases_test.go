@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"encoding/csv"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"math"
 	"os"
 	"path/filepath"
@@ -34,10 +35,10 @@ report: {interval: 1s}
 until: {event: ddl_done}
 `)
 	dir := filepath.Join(t.TempDir(), "run")
-	if err := metrics.WriteDir(dir, metrics.Bundle{Series: &r.Series, Summary: r.Summary, DDL: r.DDL}); err != nil {
+	if err := output.WriteDir(dir, output.Bundle{Series: &r.Series, Summary: r.Summary, DDL: r.DDL}); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(dir, metrics.DDLFile))
+	f, err := os.Open(filepath.Join(dir, output.DDLFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -15,16 +16,10 @@ import (
 	"github.com/ddlsim/ddlsim/sim"
 )
 
-// Columns of the per-interval series (docs/output.md).
-var Columns = []string{
-	"time_s", "tps", "qps", "reads_per_s", "writes_per_s", "other_per_s", "iud_per_s", "commits_per_s",
-	"lat_p50_ms", "lat_p95_ms", "lat_p99_ms", "lat_max_ms",
-	"hit_ratio", "free_pages", "dirty_pages", "lru_pages", "pages_read_per_s", "pages_written_per_s",
-	"lru_mutex_wait_ms_per_s", "free_mutex_wait_ms_per_s", "flush_mutex_wait_ms_per_s", "cpu_util",
-	"checkpoint_age_mb", "temp_truncations_per_s", "ddl_active",
-	"made_young_per_s", "single_page_flushes_per_s", "free_waits_per_s", "runnable", "temp_sessions_closing",
-	"mdl_waiting", "err_per_s", "redo_mb_per_s",
-}
+// sliceStep is the simulated time between checks of Options.Progress and Options.Context:
+// a busy server fires up to about 10^5 events in it, a fraction of a second of wall time, so
+// a cancelled run stops promptly and progress is fresh.
+const sliceStep = sim.Second / 10
 
 // Test hooks: sampleHook is called after every report sample, trimHook with the latencies
 // kept before each warm-up trim.
@@ -93,16 +88,25 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 	if sim.Second < warm {
 		s.At(sim.Second, trim)
 	}
-	// Run in slices so progress can be reported. With until ddl_done the total is the cap
-	// until the DDL is done, then the moved end.
+	// Run in slices so progress can be reported and a cancelled context seen. With until
+	// ddl_done the total is the cap until the DDL is done, then the moved end. Slicing does
+	// not change the run: the kernel fires the same events in the same order.
 	step := max(end/200, sim.Second)
 	if sc.Until.Event != "" {
 		step = max(min(step, 10*sim.Second), sim.Second)
+	}
+	if opt.Progress != nil || opt.Context != nil {
+		step = sliceStep
 	}
 	for s.Now() < m.End {
 		s.Run(min(s.Now()+step, m.End)) // returns early (Stop) when until ddl_done moves m.End
 		if opt.Progress != nil {
 			opt.Progress(int64(s.Now()), int64(m.End))
+		}
+		if opt.Context != nil && opt.Context.Err() != nil {
+			t := (s.Now() - warm).Seconds()
+			m.Close()
+			return nil, fmt.Errorf("run stopped at %s s of simulated time: %w", metrics.FormatFloat(t), context.Cause(opt.Context))
 		}
 	}
 	res.HitCap = m.HitCap()
@@ -212,18 +216,8 @@ type recorder struct {
 	client, other bool
 }
 
-// CPUColumns are the series columns a run adds when its cores are shared with a co-located
-// client (hardware.client) or other processes (an other_cpu workload): each one's share of
-// the machine, and the server's (cpu_util less the others), as the lab reports them.
-var CPUColumns = []string{"server_cpu_util", "client_cpu_util", "other_cpu_util"}
-
-// columns is the run's series layout: Columns, then CPUColumns when the cores are shared.
-func (r *recorder) columns() []string {
-	if !r.client && !r.other {
-		return Columns
-	}
-	return append(append([]string(nil), Columns...), CPUColumns...)
-}
+// columns is the run's series layout (metrics.SeriesColumns).
+func (r *recorder) columns() []string { return metrics.SeriesColumns(r.client || r.other) }
 
 func newRecorder(srv *server.Server, series *metrics.Series, opt Options, busy func() bool) *recorder {
 	return &recorder{srv: srv, series: series, opt: opt, ddlBusy: busy}
@@ -326,50 +320,12 @@ func (r *recorder) sample() {
 	srv.Lat = srv.Lat[:0]
 }
 
-func mean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	return stat.Mean(xs, nil)
-}
-
-func column(s *metrics.Series, name string) []float64 {
-	c := s.Col(name)
-	out := make([]float64, len(s.Rows))
-	for i, r := range s.Rows {
-		out[i] = r[c]
-	}
-	return out
-}
-
+// summarize is the run's summary: the series' statistics (metrics.Summarize), then the
+// session temp-tablespace truncations begun in the measured time, which only the server
+// knows.
 func summarize(srv *server.Server, s *metrics.Series, warm sim.Time) metrics.Summary {
-	tps := column(s, "tps")
-	var sum metrics.Summary
+	sum := metrics.Summarize(s)
 	add := func(n string, v float64) { sum = append(sum, metrics.Metric{Name: n, Value: v}) }
-	add("tps_mean", mean(tps))
-	sorted := append([]float64(nil), tps...)
-	sort.Float64s(sorted)
-	if len(sorted) > 0 {
-		add("tps_min", sorted[0])
-		add("tps_p50", stat.Quantile(0.5, stat.Empirical, sorted, nil))
-	}
-	add("tps_cv", cv(tps))
-	add("qps_mean", mean(column(s, "qps")))
-	add("iud_per_s_mean", mean(column(s, "iud_per_s")))
-	add("commits_per_s_mean", mean(column(s, "commits_per_s")))
-	add("lat_p95_ms_mean", mean(column(s, "lat_p95_ms")))
-	add("hit_ratio_mean", mean(column(s, "hit_ratio")))
-	add("dirty_pages_mean", mean(column(s, "dirty_pages")))
-	add("pages_written_per_s_mean", mean(column(s, "pages_written_per_s")))
-	add("cpu_util_mean", mean(column(s, "cpu_util")))
-	for _, c := range CPUColumns {
-		if s.Col(c) >= 0 {
-			add(c+"_mean", mean(column(s, c)))
-		}
-	}
-	add("lru_mutex_wait_ms_per_s_mean", mean(column(s, "lru_mutex_wait_ms_per_s")))
-	add("flush_mutex_wait_ms_per_s_mean", mean(column(s, "flush_mutex_wait_ms_per_s")))
-	// Session temp-tablespace truncations begun in the measured time.
 	var d []float64
 	var nodes float64
 	for _, t := range srv.TempTruncations {
@@ -380,21 +336,10 @@ func summarize(srv *server.Server, s *metrics.Series, warm sim.Time) metrics.Sum
 	}
 	add("temp_truncations", float64(len(d)))
 	if len(d) > 0 {
-		add("temp_truncate_ms_mean", mean(d))
+		add("temp_truncate_ms_mean", metrics.Mean(d))
 		add("temp_truncate_nodes_mean", nodes/float64(len(d)))
 	}
 	return sum
-}
-
-func cv(xs []float64) float64 {
-	if len(xs) < 2 {
-		return 0
-	}
-	m, sd := stat.MeanStdDev(xs, nil)
-	if m == 0 {
-		return 0
-	}
-	return sd / m
 }
 
 // ddlResult converts a DDL's virtual times into seconds since the end of warmup and measures
@@ -441,7 +386,7 @@ func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series, lat []l
 	}
 	q := latQuantiles(ivs, 0.95, 0.99)
 	r.LatP95Ms, r.LatP99Ms = q[0], q[1]
-	r.BaselineTPS = mean(base)
+	r.BaselineTPS = metrics.Mean(base)
 	if len(during) > 0 {
 		r.MinTPS = math.Inf(1)
 		for _, v := range during {
@@ -450,7 +395,7 @@ func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series, lat []l
 				r.BelowHalfS += interval.Seconds()
 			}
 		}
-		r.MeanTPS = mean(during)
+		r.MeanTPS = metrics.Mean(during)
 	}
 	return r
 }

@@ -3,6 +3,7 @@
 package runner
 
 import (
+	"context"
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/metrics"
 )
@@ -17,6 +18,9 @@ type Options struct {
 	// Inspect, if set, is called with the model when the run has ended, before it is
 	// closed (the simulation fuzzer checks conservation there).
 	Inspect func(m *Model)
+	// Context, if set, stops the run when it is cancelled (Ctrl-C in a sweep): Run returns
+	// an error wrapping the context's within a tenth of a simulated second of simulation.
+	Context context.Context
 }
 
 // Result is everything one run measured.

@@ -7,13 +7,14 @@ import (
 	"math"
 	"testing"
 
+	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
 // Run produces a plausible run without the simulator: a throughput series with a dip while
 // a DDL runs, longer under "fullscan"; pool size (when swept) scales the dip.
-func Run(pt sweep.Point, seed uint64) (*sweep.Outcome, error) {
+func Run(_ context.Context, pt sweep.Point, seed uint64) (*sweep.Outcome, error) {
 	dur := 5.0
 	switch v, _ := pt.Get("policy"); v {
 	case "fullscan":
@@ -51,11 +52,11 @@ func Dir(t testing.TB, kind string) string {
 	pols := []string{"fullscan", "lazy", "indexed"}
 	for i, p := range pols {
 		if kind == "compare" {
-			pts = append(pts, sweep.Point{ID: i, Params: []sweep.Param{{Path: "policy", Value: p}}})
+			pts = append(pts, sweep.Point{ID: i, Params: output.Params{{Path: "policy", Value: p}}})
 			continue
 		}
 		for _, sz := range []string{"1GiB", "2GiB", "4GiB"} {
-			pts = append(pts, sweep.Point{ID: len(pts), Params: []sweep.Param{{Path: "policy", Value: p}, {Path: "mysql.innodb_buffer_pool_size", Value: sz}}})
+			pts = append(pts, sweep.Point{ID: len(pts), Params: output.Params{{Path: "policy", Value: p}, {Path: "mysql.innodb_buffer_pool_size", Value: sz}}})
 		}
 	}
 	plan := sweep.NewPlan(kind, "fake.yaml", "fake", pts, []uint64{1, 2, 3}, "base: fake.yaml\n")

@@ -1,4 +1,4 @@
-package sweep_test
+package output_test
 
 import (
 	"os"
@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ddlsim/ddlsim/internal/sweep"
+	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/model/config"
-	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/runner"
 )
 
@@ -155,7 +154,7 @@ func TestOutputDocMatchesWriters(t *testing.T) {
 	compareNames(t, "summary.json", tableNames(section(t, doc, "### Summary metrics")), sum)
 
 	dir := t.TempDir() + "/run"
-	if err := metrics.WriteDir(dir, metrics.Bundle{Series: &res.Series, Summary: res.Summary, DDL: res.DDL, Mutexes: res.Mutexes}); err != nil {
+	if err := output.WriteDir(dir, output.Bundle{Series: &res.Series, Summary: res.Summary, DDL: res.DDL, Mutexes: res.Mutexes}); err != nil {
 		t.Fatal(err)
 	}
 	header := func(f string) []string {
@@ -165,8 +164,8 @@ func TestOutputDocMatchesWriters(t *testing.T) {
 		}
 		return strings.Split(strings.SplitN(string(b), "\n", 2)[0], ",")
 	}
-	compareNames(t, "ddl.csv", tableNames(section(t, doc, "## ddl.csv")), header(metrics.DDLFile))
-	compareNames(t, "mutexes.csv", tableNames(section(t, doc, "## mutexes.csv")), header(metrics.MutexFile))
+	compareNames(t, "ddl.csv", tableNames(section(t, doc, "## ddl.csv")), header(output.DDLFile))
+	compareNames(t, "mutexes.csv", tableNames(section(t, doc, "## mutexes.csv")), header(output.MutexFile))
 
 	// docs/sweeps.md lists the results.csv columns in its "CSV columns:" paragraph.
 	b, err = os.ReadFile("../../docs/sweeps.md")
@@ -186,9 +185,9 @@ func TestOutputDocMatchesWriters(t *testing.T) {
 			}
 		}
 	}
-	row := sweep.Row{Point: 0, Seed: 1, Params: []sweep.Param{{Path: "policy", Value: "fullscan"}}, DDL: res.DDL}
+	row := output.Row{Point: 0, Seed: 1, Params: output.Params{{Path: "policy", Value: "fullscan"}}, DDL: res.DDL}
 	var cols []string
-	for _, c := range sweep.ColumnsOf([]sweep.Row{row}).Header() {
+	for _, c := range output.ColumnsOf([]output.Row{row}).Header() {
 		if c != "policy" { // the swept paths and the metrics, named by the spec and the summary
 			cols = append(cols, c)
 		}

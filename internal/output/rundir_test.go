@@ -1,4 +1,4 @@
-package metrics
+package output
 
 import (
 	"encoding/json"
@@ -8,19 +8,21 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
 func testBundle() Bundle {
 	return Bundle{
-		Series: &Series{Columns: []string{"time_s", "tps", "lat_p95_ms"}, Rows: [][]float64{
+		Series: &metrics.Series{Columns: []string{"time_s", "tps", "lat_p95_ms"}, Rows: [][]float64{
 			{1, 1834.07, 24.38}, {2, 2e6, math.NaN()},
 		}},
-		Summary: Summary{{"tps_mean", 1834.5}, {"ddl_duration_s", 56}, {"nan_metric", math.NaN()}},
-		DDL: []DDLResult{
+		Summary: metrics.Summary{{Name: "tps_mean", Value: 1834.5}, {Name: "ddl_duration_s", Value: 56}, {Name: "nan_metric", Value: math.NaN()}},
+		DDL: []metrics.DDLResult{
 			{Op: "create_index", Table: "big", Policy: "fullscan", StartS: 60, EndS: 116, DurationS: 56,
-				Phases: []Phase{{"read", 60, 80}, {"sort", 80, 100.5}, {"flush", 100.5, 116}}, PagesFlushed: 1234567},
+				Phases: []metrics.Phase{{Name: "read", StartS: 60, EndS: 80}, {Name: "sort", StartS: 80, EndS: 100.5}, {Name: "flush", StartS: 100.5, EndS: 116}}, PagesFlushed: 1234567},
 			{Op: "drop_table", Table: "big", Policy: "fullscan", StartS: 120, EndS: 121, DurationS: 1,
-				Phases: []Phase{{"flush", 120, 121}, {"free", 121, 121}}, MinTPS: math.Inf(1)},
+				Phases: []metrics.Phase{{Name: "flush", StartS: 120, EndS: 121}, {Name: "free", StartS: 121, EndS: 121}}, MinTPS: math.Inf(1)},
 		},
 		Meta:   []MetaItem{{"scenario", "x"}, {"seed", uint64(42)}, {"config_hash", "abcd"}, {"version", "0.1"}},
 		Config: []byte("name: x\n"),
@@ -152,22 +154,9 @@ func TestWriteDirFailures(t *testing.T) {
 // JSON, infinities +Inf/-Inf in CSV and null in JSON; and the files of a run directory hold no
 // exponent whatever the values.
 func TestOneNumberFormat(t *testing.T) {
-	for v, want := range map[float64]string{
-		143500.5: "143500.5", 2e6: "2000000", 2.5e-7: "0.00000025", 1e21: "1000000000000000000000",
-		math.Copysign(0, -1): "0", -3.25: "-3.25", math.NaN(): "", math.Inf(1): "+Inf", math.Inf(-1): "-Inf",
-	} {
-		if got := FormatFloat(v); got != want {
-			t.Errorf("FormatFloat(%v) = %q, want %q", v, got, want)
-		}
-	}
-	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		if got := JSONFloat(v); got != "null" {
-			t.Errorf("JSONFloat(%v) = %q", v, got)
-		}
-	}
 	b := testBundle()
 	b.Series.Rows = append(b.Series.Rows, []float64{3, 1.435e5 + 0.25, 2.5e-9})
-	b.Summary = append(b.Summary, Metric{"huge", 1.5e22}, Metric{"tiny", 3e-12})
+	b.Summary = append(b.Summary, metrics.Metric{Name: "huge", Value: 1.5e22}, metrics.Metric{Name: "tiny", Value: 3e-12})
 	b.DDL[0].LatP95Ms, b.DDL[0].MeanTPS, b.DDL[0].LatP99Ms = 1.25e-8, 2.5e21, math.NaN()
 	dir := filepath.Join(t.TempDir(), "run")
 	if err := WriteDir(dir, b); err != nil {
@@ -184,22 +173,11 @@ func TestOneNumberFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back DDLResult
+	var back metrics.DDLResult
 	if err := json.Unmarshal(j, &back); err != nil {
 		t.Fatal(err)
 	}
 	if !math.IsNaN(back.LatP99Ms) || back.LatP95Ms != 1.25e-8 || len(back.Phases) != 3 || back.Phases[1] != b.DDL[0].Phases[1] {
 		t.Errorf("round trip: %s -> %+v", j, back)
-	}
-}
-
-func TestWithin(t *testing.T) {
-	ph := []Phase{{"merge", 0, 4}, {"merge_pass_1", 0, 2}, {"merge_pass_2", 2, 4}, {"load", 4, 5}, {"row_log_apply", 5, 5}, {"observer_flush", 5, 7}}
-	got := Within(ph)
-	want := []bool{false, true, true, false, false, false}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("%s: within %v, want %v", ph[i].Name, got[i], want[i])
-		}
 	}
 }

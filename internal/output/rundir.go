@@ -1,4 +1,4 @@
-package metrics
+package output
 
 import (
 	"bytes"
@@ -11,17 +11,18 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
-// Bundle is everything one run writes to its result directory. It is defined here rather
-// than taking the runner's Result because runner imports metrics.
+// Bundle is everything one run writes to its result directory (docs/output.md): what the
+// model measured (model/metrics' types) and what identifies the run.
 type Bundle struct {
-	Series  *Series
-	Summary Summary
-	DDL     []DDLResult
+	Series  *metrics.Series
+	Summary metrics.Summary
+	DDL     []metrics.DDLResult
 	// Mutexes: hold and wait time by mutex class and thread kind (mutexes.csv); nil writes none.
-	Mutexes []MutexRow
+	Mutexes []metrics.MutexRow
 	// Meta identifies the run (scenario, seed, config_hash, version, command ...); order is
 	// kept in summary.json.
 	Meta []MetaItem
@@ -78,7 +79,7 @@ func (st *Staging) Write(b Bundle) (err error) {
 		name string
 		gen  func() ([]byte, error)
 	}{
-		{SeriesFile, func() ([]byte, error) { return seriesCSV(b.Series) }},
+		{SeriesFile, func() ([]byte, error) { return SeriesCSV(b.Series) }},
 		{DDLFile, func() ([]byte, error) { return ddlCSV(b.DDL) }},
 		{SummaryFile, func() ([]byte, error) { return summaryJSON(b) }},
 	}
@@ -167,63 +168,10 @@ func checkReplaceable(dir string) error {
 	return nil
 }
 
-func writeSynced(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	// Some filesystems refuse fsync on directories; the rename is still atomic there.
-	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return err
-	}
-	return nil
-}
-
-func seriesCSV(s *Series) ([]byte, error) {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	if s == nil {
-		s = &Series{Columns: []string{"time_s"}}
-	}
-	if len(s.Columns) == 0 || s.Columns[0] != "time_s" {
-		return nil, fmt.Errorf("series must start with column time_s, has %v", s.Columns)
-	}
-	w.Write(s.Columns)
-	rec := make([]string, len(s.Columns))
-	for i, row := range s.Rows {
-		if len(row) != len(s.Columns) {
-			return nil, fmt.Errorf("row %d has %d values for %d columns", i, len(row), len(s.Columns))
-		}
-		for j, v := range row {
-			rec[j] = FormatFloat(v)
-		}
-		w.Write(rec)
-	}
-	w.Flush()
-	return buf.Bytes(), w.Error()
-}
-
 // ddlColumns are DDLResult's JSON field names except phases, in declaration order, so a
 // field the model adds to DDLResult appears in ddl.csv without touching this file.
 func ddlColumns() []string {
-	t := reflect.TypeFor[DDLResult]()
+	t := reflect.TypeFor[metrics.DDLResult]()
 	var cols []string
 	for i := 0; i < t.NumField(); i++ {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
@@ -235,7 +183,7 @@ func ddlColumns() []string {
 	return cols
 }
 
-func ddlCSV(ddl []DDLResult) ([]byte, error) {
+func ddlCSV(ddl []metrics.DDLResult) ([]byte, error) {
 	cols := ddlColumns()
 	// Phase columns: the union of phase names in order of first appearance, each the
 	// statement's total time in that phase (all its occurrences); a DDL that did not have the
@@ -269,12 +217,12 @@ func ddlCSV(ddl []DDLResult) ([]byte, error) {
 			}
 			rec = append(rec, formatValue(v.Field(i)))
 		}
-		rec = append(rec, PhaseList(d.Phases))
-		_, total := PhaseTotals(d.Phases)
+		rec = append(rec, metrics.PhaseList(d.Phases))
+		_, total := metrics.PhaseTotals(d.Phases)
 		for _, name := range phases {
 			cell := ""
 			if x, ok := total[name]; ok {
-				cell = FormatFloat(x)
+				cell = metrics.FormatFloat(x)
 			}
 			rec = append(rec, cell)
 		}
@@ -285,10 +233,10 @@ func ddlCSV(ddl []DDLResult) ([]byte, error) {
 }
 
 // mutexCSV writes MutexRow's JSON field names as the header, one row per (mutex, thread).
-func mutexCSV(rows []MutexRow) ([]byte, error) {
+func mutexCSV(rows []metrics.MutexRow) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	t := reflect.TypeFor[MutexRow]()
+	t := reflect.TypeFor[metrics.MutexRow]()
 	var header []string
 	for i := 0; i < t.NumField(); i++ {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
@@ -310,7 +258,7 @@ func mutexCSV(rows []MutexRow) ([]byte, error) {
 func formatValue(v reflect.Value) string {
 	switch v.Kind() {
 	case reflect.Float32, reflect.Float64:
-		return FormatFloat(v.Float())
+		return metrics.FormatFloat(v.Float())
 	case reflect.Bool:
 		return strconv.FormatBool(v.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -325,7 +273,7 @@ func formatValue(v reflect.Value) string {
 }
 
 // SchemaVersion is the version of the output files' layout and names: a run directory's
-// (summary.json's schema_version) and a compare or sweep's results (internal/sweep). Bump it
+// (summary.json's schema_version) and a compare or sweep's results (rows.go). Bump it
 // when a column or field is renamed, changes meaning or disappears; adding one does not.
 // 2: rates end in _per_s (iud_per_s, was iud_s), seconds_below_half is below_half_s, ddl.csv
 // totals repeated phases and lists them all in phases, DDL results have lat_p95_ms/lat_p99_ms.
@@ -348,7 +296,7 @@ func summaryJSON(b Bundle) ([]byte, error) {
 	buf.WriteString(",\n  \"summary\": {")
 	for i, m := range b.Summary {
 		sep(&buf, i)
-		fmt.Fprintf(&buf, "    %s: %s", quote(m.Name), JSONFloat(m.Value))
+		fmt.Fprintf(&buf, "    %s: %s", quote(m.Name), metrics.JSONFloat(m.Value))
 	}
 	closeObj(&buf, len(b.Summary), "}")
 	buf.WriteString(",\n  \"ddl\": [")

@@ -1,4 +1,4 @@
-package sweep
+package output
 
 import (
 	"bytes"
@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
 // Files of a results directory (docs/sweeps.md).
@@ -41,73 +38,30 @@ type Manifest struct {
 	Spec          string   `json:"spec"` // the spec text (or the synthesized compare spec)
 }
 
-// Version identifies the ddlsim build in every row: the module version and VCS revision when
-// the binary was built with them, "devel" otherwise.
-var Version = func() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	v := bi.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += "+" + s.Value[:12]
-		}
-	}
-	return v
-}()
-
-// WriteFileAtomic writes data to path so that a reader (or a resumed sweep) sees either the
-// old file or the complete new one, never a torn one: temp file in the same directory, fsync,
-// rename, fsync of the directory.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	// CreateTemp makes 0600; results are for everyone who can read the directory.
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+// Shard selects the points whose id ≡ Index (mod Count) (internal/sweep runs them).
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
 }
 
-func pointFile(dir string, id int) string {
+// Has reports whether point id belongs to the shard; a nil shard holds every point.
+func (s *Shard) Has(id int) bool { return s == nil || id%s.Count == s.Index }
+
+func (s *Shard) String() string {
+	if s == nil {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// PointFile is where a finished point's rows are kept.
+func PointFile(dir string, id int) string {
 	return filepath.Join(dir, PointsDir, fmt.Sprintf("p%06d.jsonl", id))
 }
 
 // ReadManifest reads dir's manifest.
 func ReadManifest(dir string) (*Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	b, err := readFile(filepath.Join(dir, ManifestFile))
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +72,8 @@ func ReadManifest(dir string) (*Manifest, error) {
 	return &m, nil
 }
 
-func writeManifest(dir string, m *Manifest) error {
+// WriteManifest (re)writes dir's manifest.
+func WriteManifest(dir string, m *Manifest) error {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
@@ -126,9 +81,9 @@ func writeManifest(dir string, m *Manifest) error {
 	return WriteFileAtomic(filepath.Join(dir, ManifestFile), append(b, '\n'))
 }
 
-// donePoints lists the point ids whose file exists in dir/points, and removes temp files left by
+// DonePoints lists the point ids whose file exists in dir/points, and removes temp files left by
 // a killed writer.
-func donePoints(dir string) (map[int]string, error) {
+func DonePoints(dir string) (map[int]string, error) {
 	ents, err := os.ReadDir(filepath.Join(dir, PointsDir))
 	if os.IsNotExist(err) {
 		return map[int]string{}, nil
@@ -157,13 +112,13 @@ func donePoints(dir string) (map[int]string, error) {
 
 // ReadPoints reads every completed point's rows in dir, keyed by point id.
 func ReadPoints(dir string) (map[int][]Row, error) {
-	files, err := donePoints(dir)
+	files, err := DonePoints(dir)
 	if err != nil {
 		return nil, err
 	}
 	out := map[int][]Row{}
 	for id, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := readFile(f)
 		if err != nil {
 			return nil, err
 		}
@@ -193,10 +148,11 @@ func ReadResults(dir string) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	return flatten(pts), nil
+	return Flatten(pts), nil
 }
 
-func flatten(pts map[int][]Row) []Row {
+// Flatten lists the rows of points (keyed by point id) in (point, seed) order.
+func Flatten(pts map[int][]Row) []Row {
 	ids := make([]int, 0, len(pts))
 	for id := range pts {
 		ids = append(ids, id)
@@ -226,53 +182,22 @@ func WriteCombined(dir string, rows []Row) error {
 	return WriteFileAtomic(filepath.Join(dir, CSVFile), c.Bytes())
 }
 
-// SeriesFile is where a run's per-interval series is kept (compare, or sweep --series).
-func SeriesFile(dir string, point int, seed uint64) string {
+// SeriesPath is where a run's per-interval series is kept in a results directory (compare,
+// or sweep --series).
+func SeriesPath(dir string, point int, seed uint64) string {
 	return filepath.Join(dir, SeriesDir, fmt.Sprintf("p%06d-s%d.csv", point, seed))
 }
 
-// WriteSeriesCSV writes a per-interval series as CSV.
-func WriteSeriesCSV(path string, s *metrics.Series) error {
+// WritePoint writes a finished point's rows, sorted by seed, atomically.
+func WritePoint(dir string, id int, rows []Row) error {
+	rows = append([]Row(nil), rows...)
+	SortRows(rows)
 	var b bytes.Buffer
-	b.WriteString(strings.Join(s.Columns, ","))
-	b.WriteByte('\n')
-	for _, row := range s.Rows {
-		for i, v := range row {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(metrics.FormatFloat(v))
-		}
-		b.WriteByte('\n')
+	if err := WriteJSONL(&b, rows); err != nil {
+		return err
 	}
-	return WriteFileAtomic(path, b.Bytes())
+	return WriteFileAtomic(PointFile(dir, id), b.Bytes())
 }
 
-// ReadSeriesCSV reads a series written by WriteSeriesCSV (or any numeric CSV with a header).
-func ReadSeriesCSV(path string) (*metrics.Series, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) == 0 || lines[0] == "" {
-		return nil, fmt.Errorf("%s: empty", path)
-	}
-	s := &metrics.Series{Columns: strings.Split(lines[0], ",")}
-	for ln, l := range lines[1:] {
-		cells := strings.Split(l, ",")
-		row := make([]float64, len(s.Columns))
-		for i := range row {
-			row[i] = nan
-			if i < len(cells) && cells[i] != "" {
-				v, err := strconv.ParseFloat(cells[i], 64)
-				if err != nil {
-					return nil, fmt.Errorf("%s:%d: %v", path, ln+2, err)
-				}
-				row[i] = v
-			}
-		}
-		s.Rows = append(s.Rows, row)
-	}
-	return s, nil
-}
+// readFile reads one file of a results directory.
+func readFile(path string) ([]byte, error) { return os.ReadFile(path) }

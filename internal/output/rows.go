@@ -1,4 +1,4 @@
-package sweep
+package output
 
 import (
 	"bufio"
@@ -16,15 +16,30 @@ import (
 	"github.com/ddlsim/ddlsim/model/metrics"
 )
 
-// SchemaVersion is the version of the JSONL row and CSV layout (docs/sweeps.md): the output
-// contract's version, shared with a run directory's summary.json (metrics.SchemaVersion).
-// Bumped when a field is renamed, changes meaning or disappears; adding metrics does not.
-const SchemaVersion = metrics.SchemaVersion
+// Param is one assignment of a sweep or compare point: a scenario field path and the value
+// (YAML text) given to it.
+type Param struct {
+	Path  string `json:"path"`
+	Value string `json:"value"`
+}
 
-// Row is one run's result: one JSONL line, one CSV row.
+// Params are a point's assignments, in spec order.
+type Params []Param
+
+// Get returns the value of a parameter.
+func (ps Params) Get(path string) (string, bool) {
+	for _, q := range ps {
+		if q.Path == path {
+			return q.Value, true
+		}
+	}
+	return "", false
+}
+
+// Row is one run of a compare or sweep: one JSONL line, one CSV row (docs/sweeps.md).
 type Row struct {
 	Point      int
-	Params     []Param
+	Params     Params
 	Seed       uint64
 	Version    string
 	ConfigHash string
@@ -302,7 +317,7 @@ func WriteCSV(w io.Writer, rows []Row) error {
 		rec = rec[:0]
 		rec = append(rec, strconv.Itoa(r.Point), strconv.FormatUint(r.Seed, 10))
 		for _, p := range c.Params {
-			v, _ := Point{Params: r.Params}.Get(p)
+			v, _ := r.Params.Get(p)
 			rec = append(rec, v)
 		}
 		rec = append(rec, r.ConfigHash, r.Version, strconv.Itoa(SchemaVersion))

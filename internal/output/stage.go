@@ -1,4 +1,4 @@
-package metrics
+package output
 
 import (
 	"errors"
