@@ -19,6 +19,8 @@ trap 'rm -rf "$BIN"' EXIT
 (cd "$REPO" && go build -o "$BIN/fscost" ./lab/probe/fscost)
 RAW=$OUT/fscost-raw.tsv
 {
+  printf '# made by lab/probe/fscost/run.sh (fscost: each call timed alone; wall = monotonic clock,\n'
+  printf '# cpu = the calling thread'"'"'s CLOCK_THREAD_CPUTIME_ID; files built as InnoDB builds a tablespace)\n'
   printf '# fscost on %s: %s\n' "$FSDIR" "$(findmnt -n -o SOURCE,FSTYPE,OPTIONS -T "$FSDIR" 2>/dev/null || echo unknown)"
   printf '# kernel %s; block device rotational=%s; %s\n' "$(uname -r)" \
     "$(cat /sys/block/vda/queue/rotational 2>/dev/null || echo '?')" "$(date -u +%FT%TZ)"

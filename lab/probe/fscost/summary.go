@@ -39,8 +39,12 @@ func summarize(path string, w io.Writer) error {
 	line := 0
 	for sc.Scan() {
 		line++
+		if strings.HasPrefix(sc.Text(), "#") {
+			fmt.Fprintln(w, sc.Text()) // the raw file's provenance comments carry over
+			continue
+		}
 		fs := strings.Split(sc.Text(), "\t")
-		if len(fs) != 7 || strings.HasPrefix(fs[0], "#") || fs[0] == "test" {
+		if len(fs) != 7 || fs[0] == "test" {
 			continue
 		}
 		size, e1 := strconv.ParseInt(fs[1], 10, 64)
