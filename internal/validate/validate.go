@@ -1,5 +1,5 @@
 // Package validate implements `ddlsim validate`: for every validation file
-// (docs/validation/*.yaml, model/config/validation.go) it runs the scenario the file names at
+// (docs/validation/*.yaml, annotation.go) it runs the scenario the file names at
 // each of its points, compares each simulated statistic with the published or measured value
 // the file gives, writes the machine-readable results (docs/validation/results.json) and
 // renders the tables of docs/validation.md between their markers. The prose around the
@@ -152,7 +152,7 @@ type scenarioFile struct {
 	path  string // the scenario
 	data  []byte
 	sc    *config.Scenario
-	v     *config.Validation
+	v     *Validation
 }
 
 // Load reads validation files and their scenarios; a file that does not load, or whose
@@ -161,7 +161,7 @@ func Load(files []string) ([]*scenarioFile, error) {
 	var out []*scenarioFile
 	var errs []string
 	for _, f := range files {
-		a, err := config.LoadAnnotation(f)
+		a, err := LoadAnnotation(f)
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue
@@ -190,7 +190,7 @@ func Load(files []string) ([]*scenarioFile, error) {
 	return out, nil
 }
 
-func pointSets(pt config.ValidationPoint) []string {
+func pointSets(pt ValidationPoint) []string {
 	sets := append([]string(nil), pt.Set...)
 	if pt.Policy != "" {
 		sets = append(sets, "policy="+pt.Policy)
@@ -282,7 +282,7 @@ func Run(ctx context.Context, files []string, opt Options) (*Results, error) {
 	return res, err
 }
 
-func newRow(sf *scenarioFile, pt config.ValidationPoint, c config.ValidationValue, root string) Row {
+func newRow(sf *scenarioFile, pt ValidationPoint, c ValidationValue, root string) Row {
 	return Row{Table: sf.v.Table, Annotation: rel(root, sf.annot), File: rel(root, sf.path), Point: pt.Label, Set: pt.Set, Policy: pt.Policy,
 		Role: c.EffectiveRole(pt), Stat: c.Stat, Measured: c.Measured, Bound: c.Bound, Source: c.Source,
 		Fits: c.Fits, Note: c.Note}

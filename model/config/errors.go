@@ -76,10 +76,10 @@ func (es Errors) Unwrap() []error {
 	return out
 }
 
-// sorted orders errors by file (in order of first appearance, so the scenario comes before
+// Sorted orders errors by file (in order of first appearance, so the scenario comes before
 // its profile and both before --set), then line and column; equal positions keep the order
 // they were found in.
-func (es Errors) sorted() Errors {
+func (es Errors) Sorted() Errors {
 	fileRank := map[string]int{}
 	for _, e := range es {
 		if _, ok := fileRank[e.File]; !ok {

@@ -88,7 +88,7 @@ func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed
 	applyDefaults(sc, l.given)
 	l.validation(sc)
 	if len(l.errs) > 0 {
-		return nil, l.errs.sorted()
+		return nil, l.errs.Sorted()
 	}
 	sc.Warnings = l.warnings(sc)
 	return sc, nil
@@ -149,9 +149,24 @@ func loadPart(path string, k refKind, v any) error {
 		l.collect(d)
 	}
 	if len(l.errs) > 0 {
-		return l.errs.sorted()
+		return l.errs.Sorted()
 	}
 	return nil
+}
+
+// DecodeFile decodes the YAML text data of file into v, a pointer to a struct declared like
+// the schema (yaml tags, config's unit types), as strictly as a scenario: unknown keys with
+// the valid ones, wrong types, duplicate keys, every problem with its line and column. It
+// returns where each value was written, by YAML path ("validation.points[0].role"), so the
+// caller can place the findings of its own rules; the errors are sorted.
+func DecodeFile(file string, data []byte, v any) (map[string]Pos, Errors) {
+	l := &loader{seen: map[string]Pos{}, failed: map[string]bool{}}
+	if root, ok := l.parse(file, data); ok {
+		d := l.decoder(file, Dir(file))
+		d.decode(root, reflect.ValueOf(v).Elem(), "")
+		l.collect(d)
+	}
+	return l.seen, l.errs.Sorted()
 }
 
 // loader carries one load's state across its phases.

@@ -92,7 +92,7 @@ type Hardware struct {
 	// machine, its work is in client_rtt and costs these cores nothing.
 	Client Client `yaml:"client,omitempty"`
 	// Provenance says, per value, whether it was measured, fitted (on what) or assumed
-	// (validation.go); documentation only, not part of the effective configuration.
+	// (provenance.go); documentation only, not part of the effective configuration.
 	Provenance []Provenance `yaml:"provenance,omitempty"`
 }
 

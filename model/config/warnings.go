@@ -114,5 +114,5 @@ func (l *loader) warnings(sc *Scenario) []*FieldError {
 	for _, w := range warnChecks(sc) {
 		out = append(out, l.place(w))
 	}
-	return out.sorted()
+	return out.Sorted()
 }

@@ -1,11 +1,13 @@
-package config
+package validate
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
+	"slices"
 	"strings"
+
+	"github.com/ddlsim/ddlsim/model/config"
 )
 
 // Annotation is one validation file (docs/validation/*.yaml), read by `ddlsim validate`
@@ -47,24 +49,19 @@ func LoadAnnotation(path string) (*Annotation, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &loader{seen: map[string]Pos{}, failed: map[string]bool{}}
 	a := new(Annotation)
-	if root, ok := l.parse(path, data); ok {
-		d := l.decoder(path, Dir(path))
-		d.decode(root, reflect.ValueOf(a).Elem(), "")
-		l.collect(d)
-	}
-	if len(l.errs) == 0 {
+	seen, errs := config.DecodeFile(path, data, a)
+	if len(errs) == 0 {
 		for _, e := range checkAnnotation(a) {
-			fe := &FieldError{File: path, Path: e.path, Msg: e.msg}
-			if pos, ok := l.seen[e.path]; ok {
+			fe := &config.FieldError{File: path, Path: e.path, Msg: e.msg}
+			if pos, ok := seen[e.path]; ok {
 				fe.Line, fe.Col, fe.Value = pos.Line, pos.Col, pos.Value
 			}
-			l.errs = append(l.errs, fe)
+			errs = append(errs, fe)
 		}
 	}
-	if len(l.errs) > 0 {
-		return nil, l.errs.sorted()
+	if len(errs) > 0 {
+		return nil, errs.Sorted()
 	}
 	if !filepath.IsAbs(a.Scenario) {
 		a.Scenario = filepath.Join(filepath.Dir(path), a.Scenario)
@@ -109,26 +106,8 @@ type ValidationValue struct {
 	Note string `yaml:"note,omitempty"`
 }
 
-// Provenance says where one hardware-profile value comes from, machine-readably (the
-// profile's comments say it in prose): `ddlsim validate` prints it next to the tables that
-// use the profile. Like Validation it is documentation: not part of the effective
-// configuration or its hash.
-//
-//	provenance:
-//	  - {name: costs.list_node, status: measured, source: "lab/results/machine/chase.txt"}
-//	  - {name: costs.statement, status: fitted, on: "lab baselines role=fit: mysqld CPU per transaction"}
-type Provenance struct {
-	Name   string `yaml:"name"`   // a hardware field path: costs.page_hit, client_rtt, storage.data.read
-	Status string `yaml:"status"` // measured | fitted | assumed
-	On     string `yaml:"on,omitempty"`
-	Source string `yaml:"source,omitempty"`
-}
-
-// ValidationRoles and ProvenanceStatuses are the accepted words.
-var (
-	ValidationRoles    = []string{"fit", "predict", "check", "report"}
-	ProvenanceStatuses = []string{"measured", "fitted", "assumed"}
-)
+// ValidationRoles are the accepted roles of a point or a value.
+var ValidationRoles = []string{"fit", "predict", "check", "report"}
 
 // EffectiveRole is the value's role: its own, else its point's.
 func (v ValidationValue) EffectiveRole(pt ValidationPoint) string {
@@ -138,12 +117,15 @@ func (v ValidationValue) EffectiveRole(pt ValidationPoint) string {
 	return pt.Role
 }
 
-func checkAnnotation(a *Annotation) []verr {
+// finding is one broken rule of an annotation, before it is placed in the file.
+type finding struct{ path, msg string }
+
+func checkAnnotation(a *Annotation) []finding {
 	v := &a.Validation
-	var out []verr
-	add := func(path, msg string) { out = append(out, verr{path: "validation" + path, msg: msg}) }
+	var out []finding
+	add := func(path, msg string) { out = append(out, finding{path: "validation" + path, msg: msg}) }
 	if a.Scenario == "" {
-		out = append(out, verr{path: "scenario", msg: "missing: expected the scenario file this annotation is about"})
+		out = append(out, finding{path: "scenario", msg: "missing: expected the scenario file this annotation is about"})
 	}
 	if v.Table == "" {
 		add(".table", "missing: expected the name of the docs/validation.md table the rows go into")
@@ -163,7 +145,7 @@ func checkAnnotation(a *Annotation) []verr {
 			add(p+".label", fmt.Sprintf("duplicate label %q", pt.Label))
 		}
 		labels[pt.Label] = true
-		if !oneOfWords(pt.Role, ValidationRoles) {
+		if !slices.Contains(ValidationRoles, pt.Role) {
 			add(p+".role", "expected one of "+strings.Join(ValidationRoles, ", "))
 		}
 		for j, s := range pt.Set {
@@ -182,7 +164,7 @@ func checkAnnotation(a *Annotation) []verr {
 			if c.Source == "" {
 				add(q+".source", "missing: expected where the value comes from")
 			}
-			if c.Role != "" && !oneOfWords(c.Role, ValidationRoles) {
+			if c.Role != "" && !slices.Contains(ValidationRoles, c.Role) {
 				add(q+".role", "expected one of "+strings.Join(ValidationRoles, ", "))
 			}
 			if c.EffectiveRole(pt) == "fit" && c.Fits == "" {
@@ -197,56 +179,4 @@ func checkAnnotation(a *Annotation) []verr {
 		}
 	}
 	return out
-}
-
-func checkProvenance(hw *Hardware) []verr {
-	var out []verr
-	seen := map[string]bool{}
-	for i, p := range hw.Provenance {
-		path := fmt.Sprintf("hardware.provenance[%d]", i)
-		if p.Name == "" {
-			out = append(out, verr{path: path + ".name", msg: "missing: expected a hardware field such as costs.page_hit"})
-		} else if !hardwareFieldExists(p.Name) {
-			out = append(out, verr{path: path + ".name", msg: fmt.Sprintf("%q is not a hardware profile field", p.Name)})
-		} else if seen[p.Name] {
-			out = append(out, verr{path: path + ".name", msg: fmt.Sprintf("duplicate entry for %s", p.Name)})
-		}
-		seen[p.Name] = true
-		if !oneOfWords(p.Status, ProvenanceStatuses) {
-			out = append(out, verr{path: path + ".status", msg: "expected one of " + strings.Join(ProvenanceStatuses, ", ")})
-		}
-		if p.Status == "fitted" && p.On == "" {
-			out = append(out, verr{path: path + ".on", msg: "missing: a fitted value says what it was fitted on"})
-		}
-		if p.Status != "fitted" && p.Source == "" {
-			out = append(out, verr{path: path + ".source", msg: "missing: say where the value comes from"})
-		}
-	}
-	return out
-}
-
-// hardwareFieldExists reports whether a dotted path names a field of Hardware.
-func hardwareFieldExists(path string) bool {
-	t := reflect.TypeFor[Hardware]()
-	for _, seg := range strings.Split(path, ".") {
-		if t.Kind() != reflect.Struct {
-			return false
-		}
-		fs := fieldsOf(t)
-		i, ok := fs.byName[seg]
-		if !ok {
-			return false
-		}
-		t = t.Field(i).Type
-	}
-	return true
-}
-
-func oneOfWords(s string, words []string) bool {
-	for _, w := range words {
-		if s == w {
-			return true
-		}
-	}
-	return false
 }
