@@ -149,6 +149,32 @@ func BenchmarkStmtLog(b *testing.B) {
 	}
 }
 
+// BenchmarkMtrCommit is one mini-transaction of one WRITE record of n bytes and its commit
+// into the log buffer (log latch, LSN, copy, CRC-32C; "dirty": and the flush-list insertion
+// under its mutex): the slope over n is the per-byte cost of redo, the intercept the
+// per-mtr cost.
+func BenchmarkMtrCommit(b *testing.B) {
+	if !cbench.Available {
+		b.Skip("needs cgo")
+	}
+	for _, dirty := range []bool{false, true} {
+		for _, n := range []int{8, 64, 256, 1024} {
+			name := fmt.Sprintf("bytes=%d", n)
+			if dirty {
+				name += "/dirty"
+			}
+			b.Run(name, func(b *testing.B) {
+				lg := cbench.NewLog(16 << 20)
+				defer lg.Free()
+				b.ResetTimer()
+				bytes := lg.MtrWrite(n, b.N, dirty)
+				b.StopTimer()
+				b.ReportMetric(float64(bytes)/float64(b.N), "redo-B/op")
+			})
+		}
+	}
+}
+
 // BenchmarkPageFlush is the CPU buf_flush_page spends on a page before its write is
 // submitted, with innodb_checksum_algorithm=full_crc32 and the doublewrite buffer (MariaDB
 // 10.11 buf_flush_init_for_writing → buf_page_full_crc32: CRC-32C over the page but its last 4

@@ -335,3 +335,10 @@ long cb_range_ids(cb_tree *t, int32_t key, long n, int32_t *ids)
 	cb_mtr_commit(t, &mtr);
 	return n;
 }
+
+uint64_t cb_bench_mtr(cb_log *lg, unsigned n, long iters, int made_dirty)
+{
+	uint64_t b0 = lg->bytes;
+	for (long i = 0; i < iters; i++) cb_mtr_write(lg, n, made_dirty);
+	return lg->bytes - b0;
+}

@@ -28,4 +28,6 @@ unsigned cb_relax_multiplier(void);
 int32_t cb_lookup_id(cb_tree *t, cb_ahi *a, int guess, int32_t key, int *hit);
 long cb_range_ids(cb_tree *t, int32_t key, long n, int32_t *ids);
 
+uint64_t cb_bench_mtr(cb_log *lg, unsigned n, long iters, int made_dirty);
+
 #endif

@@ -203,3 +203,9 @@ func (l *Log) UndoFree() int {
 	b := unsafe.Slice((*byte)(unsafe.Pointer(l.p.undo)), 16384)
 	return int(b[38+4])<<8 | int(b[38+5])
 }
+
+// MtrWrite commits iters mini-transactions of one n-byte WRITE record each; returns the redo
+// bytes.
+func (l *Log) MtrWrite(n, iters int, madeDirty bool) uint64 {
+	return uint64(C.cb_bench_mtr(l.p, C.uint(n), C.long(iters), cbool(madeDirty)))
+}

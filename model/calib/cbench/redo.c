@@ -392,3 +392,17 @@ void cb_stmt_log(cb_log *lg, int kind, byte *rec_page, byte *rec, const byte *ne
 	}
 	}
 }
+
+// One mini-transaction of one WRITE record of n bytes (n ≤ 1024) on one page, committed: the
+// per-mtr and per-byte parts of the log's CPU (the bytes change every time, so none is
+// trimmed).
+void cb_mtr_write(cb_log *lg, unsigned n, int made_dirty)
+{
+	cb_log_mtr m = {0};
+	byte *page = lg->pages[1], src[1024];
+	byte v = (byte)(lg->undo_no++ & 0xFF);
+	for (unsigned i = 0; i < n; i++) src[i] = (byte)(v + i + page[200 + i] + 1);
+	log_memcpy(&m, page, 7, 200, src, n);
+	byte *pages[1] = {page};
+	cb_mtr_log_commit(lg, &m, pages, 1, made_dirty);
+}

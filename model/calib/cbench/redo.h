@@ -39,4 +39,6 @@ void cb_log_free(cb_log *lg);
 void cb_mtr_log_commit(cb_log *lg, cb_log_mtr *m, byte **pages, int n_pages, int made_dirty);
 void cb_stmt_log(cb_log *lg, int kind, byte *rec_page, byte *rec, const byte *newc, int made_dirty);
 
+void cb_mtr_write(cb_log *lg, unsigned n, int made_dirty);
+
 #endif
