@@ -29,6 +29,28 @@ func testTree(t *testing.T) *cbench.Tree {
 	return tr
 }
 
+// Every page of a clustered and a secondary tree is a valid InnoDB page: records linked in
+// key order from the infimum to the supremum, the directory's slots on their owners.
+func TestTreePagesValid(t *testing.T) {
+	tr := testTree(t)
+	if bad := tr.Check(); bad != 0 {
+		t.Errorf("clustered: %d bad pages", bad)
+	}
+	ix := schema.NewSysbenchTable("sbtest1", "g", 5, tRows, 1, 16384).Secondary[0]
+	sec := cbench.NewTree(tRows, ix.LeafRecs, ix.NodeRecs, cbench.Secondary, false, 4)
+	defer sec.Free()
+	if bad := sec.Check(); bad != 0 {
+		t.Errorf("secondary: %d bad pages", bad)
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 2000 {
+		k := int32(1 + r.IntN(tRows))
+		if id, _ := sec.LookupID(nil, false, k); id != k {
+			t.Fatalf("secondary lookup of k=%d landed on k=%d", k, id)
+		}
+	}
+}
+
 // A descent lands on the record with the key, and leaves no latch held.
 func TestDescentFindsKey(t *testing.T) {
 	tr := testTree(t)

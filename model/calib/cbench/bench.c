@@ -342,3 +342,42 @@ uint64_t cb_bench_mtr(cb_log *lg, unsigned n, long iters, int made_dirty)
 	for (long i = 0; i < iters; i++) cb_mtr_write(lg, n, made_dirty);
 	return lg->bytes - b0;
 }
+
+// The structure page_validate checks, on every page of t: the record list runs from the
+// infimum to the supremum through PAGE_N_RECS records in key order, the directory slots point
+// at records in list order whose n_owned add up to the records plus infimum and supremum.
+// Returns the number of pages that fail.
+long cb_tree_check(cb_tree *t)
+{
+	long bad = 0;
+	rec_offs o1[REC_OFFS_NORMAL_SIZE], o2[REC_OFFS_NORMAL_SIZE];
+	for (size_t p = 0; p < t->n_pages; p++) {
+		const byte *page = t->arena + p * PAGE_SIZE;
+		int leaf = page_is_leaf(page);
+		unsigned n = 0, owned = 0, slot = 0, n_slots = page_dir_get_n_slots(page);
+		const byte *r = page + PAGE_NEW_INFIMUM, *prev = NULL;
+		int ok = 1;
+		for (;;) {
+			owned += rec_get_n_owned(r);
+			if (rec_get_n_owned(r)) {
+				if (slot >= n_slots || mach_read_2(page_dir_get_nth_slot(page, slot)) != page_offset(r)) ok = 0;
+				slot++;
+			}
+			if (page_offset(r) == PAGE_NEW_SUPREMUM) break;
+			const byte *nx = page_rec_get_next(r);
+			if (!nx) { ok = 0; break; }
+			if (page_offset(nx) != PAGE_NEW_SUPREMUM) {
+				n++;
+				if (prev && !(rec_get_info_bits(nx) & REC_INFO_MIN_REC_FLAG)) {
+					rec_get_offsets(prev, &t->index, o1, leaf, t->index.n_uniq);
+					rec_get_offsets(nx, &t->index, o2, leaf, t->index.n_uniq);
+					if (memcmp(prev, nx, (size_t)(rec_offs_base(o1)[t->index.n_uniq - 1] & REC_OFFS_MASK)) >= 0) ok = 0;
+				}
+				prev = nx;
+			}
+			r = nx;
+		}
+		if (!ok || n != page_header_get(page, PAGE_N_RECS) || owned != n + 2 || slot != n_slots) bad++;
+	}
+	return bad;
+}

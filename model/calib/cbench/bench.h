@@ -30,4 +30,6 @@ long cb_range_ids(cb_tree *t, int32_t key, long n, int32_t *ids);
 
 uint64_t cb_bench_mtr(cb_log *lg, unsigned n, long iters, int made_dirty);
 
+long cb_tree_check(cb_tree *t);
+
 #endif

@@ -24,10 +24,15 @@ static size_t find_prime(size_t n)
 	}
 }
 
-static void *alloc_pages(size_t bytes)
+// The frames, aligned to the page size as the buffer pool's are (page_align and the record
+// offsets depend on it): mmap'ed with a page of slack, 4 KiB pages (the lab's pool is not on
+// huge pages).
+static byte *alloc_pages(cb_tree *t, size_t bytes)
 {
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
+	t->map_len = bytes + PAGE_SIZE;
+	t->map = mmap(NULL, t->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t->map == MAP_FAILED) return NULL;
+	return (byte *)(((uintptr_t)t->map + PAGE_SIZE - 1) & ~(uintptr_t)(PAGE_SIZE - 1));
 }
 
 // sysbench's c and pad: groups of 11 digits joined by '-'.
@@ -123,7 +128,7 @@ cb_tree *cb_tree_build(long rows, int leaf_recs, int node_recs, int shape, int v
 	}
 	t->height = h;
 	t->n_pages = (size_t)total;
-	t->arena = alloc_pages(t->n_pages * PAGE_SIZE);
+	t->arena = alloc_pages(t, t->n_pages * PAGE_SIZE);
 	t->blocks = calloc(t->n_pages, sizeof(cb_block));
 	t->hash.n_cells = find_prime(2 * t->n_pages);
 	t->hash.array = aligned_alloc(64, ((hash_pad(t->hash.n_cells) / 8 + 1) * 64));
@@ -177,7 +182,7 @@ cb_tree *cb_tree_build(long rows, int leaf_recs, int node_recs, int shape, int v
 
 void cb_tree_free(cb_tree *t)
 {
-	munmap(t->arena, t->n_pages * PAGE_SIZE);
+	munmap(t->map, t->map_len);
 	free(t->blocks);
 	free(t->hash.array);
 	free(t);

@@ -36,6 +36,8 @@ typedef struct {
 // A tree's pages, descriptors and page hash, and the sysbench shape it was built with.
 typedef struct {
 	byte *arena;          // pages, 16 KiB aligned, page_no = index into the arena
+	void *map;            // the mapping the arena is in
+	size_t map_len;
 	size_t n_pages;
 	cb_block *blocks;     // descriptor of page i (one chunk's block array)
 	cb_page_hash hash;

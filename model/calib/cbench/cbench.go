@@ -209,3 +209,7 @@ func (l *Log) UndoFree() int {
 func (l *Log) MtrWrite(n, iters int, madeDirty bool) uint64 {
 	return uint64(C.cb_bench_mtr(l.p, C.uint(n), C.long(iters), cbool(madeDirty)))
 }
+
+// Check is the number of the tree's pages whose record list, key order or directory is not
+// InnoDB's (page_validate's checks).
+func (t *Tree) Check() int { return int(C.cb_tree_check(t.p)) }
