@@ -104,7 +104,7 @@ func main() {
 	}
 	defer os.Remove(path)
 	d := time.Duration(*secs * float64(time.Second))
-	fmt.Println("test\tbytes\tqd\tops_per_s\twall_us\tuser_ns\tsys_ns\tcpu_ns\tmachine_ns\tcpu_ns_min\tcpu_ns_max")
+	header(os.Args, *reps, *secs, *fileMB)
 	for _, t := range run {
 		var rs []result
 		for r := 0; r < *reps; r++ {
@@ -252,4 +252,18 @@ func printRow(t test, rs []result) {
 	fmt.Printf("%s\t%d\t%d\t%.0f\t%.1f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\n", t.name, t.size, t.qd,
 		float64(m.ops)/m.wall.Seconds(), per(m.wall, m.ops)/1e3, per(m.user, m.ops), per(m.sys, m.ops),
 		per(m.user+m.sys, m.ops), per(m.machine, m.ops), per(lo.user+lo.sys, lo.ops), per(hi.user+hi.sys, hi.ops))
+}
+
+// header prints how the rows were made, as '#' lines, then the column names.
+func header(args []string, reps int, secs float64, fileMB int) {
+	rel, _ := os.ReadFile("/proc/sys/kernel/osrelease")
+	fmt.Printf("# %s (lab/probe/writecpu), %s, kernel %s\n", strings.Join(args, " "),
+		time.Now().UTC().Format("2006-01-02 15:04 MST"), strings.TrimSpace(string(rel)))
+	fmt.Printf("# O_DIRECT writes to a %d MiB file written once beforehand; each row the median (by cpu_ns) of %d runs of %.1f s.\n", fileMB, reps, secs)
+	fmt.Println("# bytes, qd: write size and writes in flight; ops_per_s, wall_us: throughput and wall time per operation;")
+	fmt.Println("# user_ns, sys_ns, cpu_ns: this process's CPU per operation (getrusage RUSAGE_SELF);")
+	fmt.Println("# machine_ns: all CPUs' busy time per operation (/proc/stat, 10 ms ticks: includes interrupts,")
+	fmt.Println("# kernel threads and anything else running); cpu_ns_min/max: the runs' range.")
+	fmt.Println("# An operation of fdatasync-S / fsync-S is one write of S bytes and its sync.")
+	fmt.Println("test\tbytes\tqd\tops_per_s\twall_us\tuser_ns\tsys_ns\tcpu_ns\tmachine_ns\tcpu_ns_min\tcpu_ns_max")
 }
