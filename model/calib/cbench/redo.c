@@ -381,10 +381,16 @@ void cb_stmt_log(cb_log *lg, int kind, byte *rec_page, byte *rec, const byte *ne
 		break;
 	}
 	case STMT_COMMIT: { // trx_write_serialisation_history: undo header state, history list
+		// trx_undo_set_state_at_finish (TRX_UNDO_STATE, 2 bytes), trx_purge_add_undo_to_history:
+		// the undo log header's TRX_UNDO_TRX_NO (8) and history node (two 6-byte file
+		// addresses), the rseg header's history list base (length 4, first 6) and the old
+		// first node's prev (6): values that change with every commit.
+		static const unsigned len[7] = {2, 8, 6, 6, 4, 6, 6};
 		byte *hdr = lg->pages[3], v[8];
-		for (int i = 0; i < 8; i++) { // undo log header + rseg header + history list node writes
-			mach_write_8(v, trx_id + (uint64_t)i * 977);
-			log_memcpy(&m, hdr, 3, 100 + 40 * (unsigned)i, v, i < 3 ? 2 : i < 6 ? 4 : 8);
+		uint64_t no = ++lg->undo_no * 0x9E3779B97F4A7C15ULL;
+		for (int i = 0; i < 7; i++) {
+			mach_write_8(v, no ^ ((uint64_t)i << 56) ^ (no >> (8 * i)));
+			log_memcpy(&m, hdr, 3, 100 + 40 * (unsigned)i, v, len[i]);
 		}
 		byte *hp[1] = {hdr};
 		cb_mtr_log_commit(lg, &m, hp, 1, 0);
