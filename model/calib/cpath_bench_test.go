@@ -137,7 +137,7 @@ func BenchmarkDescent(b *testing.B) {
 		name  string
 		keys  []int32
 		ahiOn bool
-	}{{"hot", cpHot, false}, {"cold", cpCold, false}, {"cold-ahi-on", cpCold, true}} {
+	}{{"hot", cpHot, false}, {"hot-ahi-on", cpHot, true}, {"cold", cpCold, false}, {"cold-ahi-on", cpCold, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			var a *cbench.AHI
 			if c.ahiOn {
