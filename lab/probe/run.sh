@@ -8,6 +8,8 @@
 #   cpucost.tsv        CPU cost of a cached / O_DIRECT 16 KiB pread and pwrite, a context
 #                      switch (lab/probe/cpucost)
 #   chase.txt          go test -bench DescriptorChase ./model/bufpool/ (list node cost)
+#   writecpu.tsv       CPU of O_DIRECT 16 KiB page writes (synchronous, native AIO at queue
+#                      depths 1-128), sequential writes and fdatasync/fsync (lab/probe/writecpu)
 # Run it on a quiet machine: nothing else (no lab plan) at the same time.
 set -euo pipefail
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,7 +20,8 @@ bash "$LAB_DIR/lib/install.sh" >/dev/null
 bash "$LAB_DIR/lib/machine.sh" >"$OUT/machine.txt" 2>&1 || true
 BIN=$(mktemp -d)
 trap 'rm -rf "$BIN"' EXIT
-(cd "$REPO" && go build -o "$BIN/cpucost" ./lab/probe/cpucost && go build -o "$BIN/fiosum" ./lab/probe/fiosum)
+(cd "$REPO" && go build -o "$BIN/cpucost" ./lab/probe/cpucost && go build -o "$BIN/fiosum" ./lab/probe/fiosum &&
+  go build -o "$BIN/writecpu" ./lab/probe/writecpu)
 
 echo "== disk (fio)" >&2
 bash "$LAB_DIR/probe/disk.sh" "$OUT"
@@ -32,6 +35,9 @@ TMPD=${LAB_TMPDIR:-/var/tmp}
   timeout 120 taskset -c 0 "$BIN/cpucost" ctxswitch | sed 's/^ctxswitch/ctxswitch-1cpu/'
   timeout 120 "$BIN/cpucost" ctxswitch | sed 's/^ctxswitch/ctxswitch-2cpu/'
 } >"$OUT/cpucost.tsv"
+
+echo "== write cpu" >&2
+timeout 600 "$BIN/writecpu" -dir "$TMPD" -file-mb 1024 -seconds 2 -reps 5 all >"$OUT/writecpu.tsv"
 
 echo "== list node (BenchmarkDescriptorChase)" >&2
 (cd "$REPO" && timeout 900 go test -run '^$' -bench DescriptorChase -count 3 ./model/bufpool/) >"$OUT/chase.txt" 2>&1

@@ -5,5 +5,7 @@
 //
 //	go test -run '^$' -bench . -count 5 ./model/calib/
 //
-// The package has no non-test code: it is measurement, not model.
+// The package has no non-test code: it is measurement, not model. Where the Go analogue would
+// not be faithful, the loop is a C transcription of the server's in the cbench subpackage
+// (cgo), which the benchmarks call once per run (docs/cpu-model.md).
 package calib
