@@ -56,7 +56,7 @@ doc into DIR instead of in place. --check writes nothing and fails when the doc'
 			if err != nil {
 				return &inputError{err}
 			}
-			if len(all) == 0 {
+			if len(all) == 0 && !(*doRun && len(pos) > 0) {
 				return usagef("no validation file in %s", *annDir)
 			}
 			var res *validate.Results
