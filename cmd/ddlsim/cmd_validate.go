@@ -59,6 +59,21 @@ doc into DIR instead of in place. --check writes nothing and fails when the doc'
 			if len(all) == 0 && !(*doRun && len(pos) > 0) {
 				return usagef("no validation file in %s", *annDir)
 			}
+			// Where the results and the doc go is proven writable before anything runs.
+			if !*check {
+				dirs := []string{filepath.Dir(*docPath)}
+				if *doRun {
+					dirs = append(dirs, filepath.Dir(*resultsPath))
+				}
+				if *out != "" {
+					dirs = []string{*out}
+				}
+				for _, d := range dirs {
+					if err := output.PrepareDir(d); err != nil {
+						return usagef("--out: %v", err)
+					}
+				}
+			}
 			var res *validate.Results
 			if *doRun {
 				files := all

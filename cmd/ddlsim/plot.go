@@ -31,6 +31,9 @@ against each swept parameter, one line per policy, with CI bands; for a run dire
 				if _, err := os.Stat(d); err != nil {
 					return &inputError{err}
 				}
+				if err := output.PrepareDir(filepath.Join(d, plot.PlotsDir)); err != nil {
+					return usagef("%s: cannot write the figures: %v", d, err)
+				}
 				files, err := plot.Dir(d)
 				if err != nil {
 					return err
