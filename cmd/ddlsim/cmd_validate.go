@@ -81,7 +81,12 @@ doc into DIR instead of in place. --check writes nothing and fails when the doc'
 					files = pos
 				}
 				fmt.Fprintf(e.stdout, "validate: %d validation files, %d jobs\n", len(files), *jobs)
-				res, err = validate.Run(context.Background(), files, validate.Options{Jobs: *jobs, Progress: e.stderr, Root: *root})
+				ctx, stop := interruptible(e.stderr)
+				res, err = validate.Run(ctx, files, validate.Options{Jobs: *jobs, Progress: e.stderr, Root: *root})
+				stop()
+				if errors.Is(err, context.Canceled) {
+					return fmt.Errorf("validate interrupted: nothing written (the results file and the doc are as they were)")
+				}
 				if err != nil {
 					return err
 				}

@@ -1,13 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ddlsim/ddlsim/internal/output"
 )
 
 // Issue 28: every command guards its inputs and its --out as run does. Each refusal here
@@ -87,5 +93,175 @@ func TestOutMountPointRefusedBeforeRun(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(m, "result", "summary.json")); err != nil {
 		t.Error(err)
+	}
+}
+
+// startSweep starts bin with args and returns the command and its stderr.
+func startSweep(t *testing.T, bin string, args ...string) (*exec.Cmd, *lockedBuffer) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = wfCleanEnv()
+	errb := &lockedBuffer{}
+	cmd.Stderr = errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, errb
+}
+
+// interrupt sends SIGINT to cmd and returns how long it took to exit.
+func interrupt(t *testing.T, cmd *exec.Cmd) time.Duration {
+	t.Helper()
+	start := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("still running 30 s after SIGINT")
+	}
+	return time.Since(start)
+}
+
+// "sweep ignores SIGINT (twice) while its in-flight runs last hours": the first SIGINT stops
+// runs that are mid-simulation (10^5 simulated seconds each) within 2 s, leaving no point and
+// no partial output.
+func TestSweepSIGINTStopsLongRuns(t *testing.T) {
+	bin := wfBuild(t, "")
+	dir := t.TempDir()
+	sc := longScenario(t, dir)
+	spec := filepath.Join(dir, "long.yaml")
+	os.WriteFile(spec, []byte("name: long\nbase: "+sc+"\nseeds: 2\naxes:\n  - grid:\n      policy: [fullscan, lazy, indexed]\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	cmd, errb := startSweep(t, bin, "sweep", spec, "--set", "duration=100000s", "--jobs", "2", "--series", "--out", out)
+	time.Sleep(1500 * time.Millisecond) // planned, and both runs simulating
+	took := interrupt(t, cmd)
+	if took > 2*time.Second {
+		t.Errorf("exited %s after SIGINT, want < 2 s", took)
+	}
+	stderr := errb.String()
+	for _, want := range []string{"stopping the runs in flight", "interrupted after 0 runs; finish with the same command and --resume"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if cmd.ProcessState.ExitCode() == 0 {
+		t.Error("an interrupted sweep exited 0")
+	}
+	for _, sub := range []string{output.PointsDir, output.SeriesDir} {
+		if ents, _ := os.ReadDir(filepath.Join(out, sub)); len(ents) > 0 {
+			t.Errorf("%s holds %d files after the interrupt", sub, len(ents))
+		}
+	}
+	t.Logf("SIGINT → exit in %s", took.Round(time.Millisecond))
+}
+
+// An interrupted sweep finishes with --resume into exactly the files of an uninterrupted one
+// (wall times aside): the runs in flight at the interrupt — slowed down by the test delay,
+// which the signal interrupts like a run — and the series of their unfinished points are
+// gone, and run again.
+func TestSweepSIGINTResumeIdentical(t *testing.T) {
+	root := t.TempDir()
+	full := filepath.Join(root, "full")
+	wfRun(t, wfBuild(t, ""), nil, "sweep", wfCISpec, "--jobs", "2", "--series", "--out", full)
+
+	part := filepath.Join(root, "part")
+	// 3 workers, 1 s a run: at ~1 s point 0 (2 seeds) and point 1's first seed are done, and
+	// point 1's second seed and point 2 are in flight.
+	cmd, errb := startSweep(t, wfBuild(t, "1s"), "sweep", wfCISpec, "--jobs", "3", "--series", "--out", part)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if pts, _ := filepath.Glob(filepath.Join(part, output.PointsDir, "p*.jsonl")); len(pts) >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no point finished")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if took := interrupt(t, cmd); took > 2*time.Second {
+		t.Errorf("exited %s after SIGINT, want < 2 s", took)
+	}
+	pts, _ := filepath.Glob(filepath.Join(part, output.PointsDir, "p*.jsonl"))
+	series, _ := filepath.Glob(filepath.Join(part, output.SeriesDir, "*.csv"))
+	if len(pts) == 0 || len(pts) >= 6 || len(series) != 2*len(pts) {
+		t.Fatalf("after the interrupt: %d points, %d series (want 1-5 points, 2 series each: no partial point's)\n%s", len(pts), len(series), errb.String())
+	}
+	out := wfRun(t, wfBuild(t, ""), nil, "sweep", wfCISpec, "--jobs", "3", "--series", "--out", part, "--resume")
+	if !strings.Contains(out, fmt.Sprintf("(%d run now, %d already done)", 6-len(pts), len(pts))) {
+		t.Errorf("resume: %s", out)
+	}
+	for _, f := range []string{output.JSONLFile, output.CSVFile} {
+		a, _ := os.ReadFile(filepath.Join(full, f))
+		b, _ := os.ReadFile(filepath.Join(part, f))
+		if output.StripWallTime(string(a), strings.HasSuffix(f, ".csv")) != output.StripWallTime(string(b), strings.HasSuffix(f, ".csv")) {
+			t.Errorf("%s differs between the uninterrupted and the resumed sweep", f)
+		}
+	}
+	fs, _ := filepath.Glob(filepath.Join(full, output.SeriesDir, "*.csv"))
+	for _, f := range fs {
+		a, _ := os.ReadFile(f)
+		b, err := os.ReadFile(filepath.Join(part, output.SeriesDir, filepath.Base(f)))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("series %s differs (%v)", filepath.Base(f), err)
+		}
+	}
+	if len(fs) != 12 {
+		t.Errorf("%d series, want 12", len(fs))
+	}
+}
+
+// lockedBuffer is a bytes.Buffer a subprocess's output is copied into while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// The first SIGINT cancels, the second exits at once (with 130, as a shell reports SIGINT).
+func TestSecondSignalExitsAtOnce(t *testing.T) {
+	exited := make(chan int, 1)
+	exitNow = func(code int) { exited <- code }
+	defer func() { exitNow = os.Exit }()
+	var errb lockedBuffer
+	ctx, stop := interruptible(&errb)
+	defer stop()
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first SIGINT did not cancel")
+	}
+	select {
+	case code := <-exited:
+		t.Fatalf("exited (%d) on the first signal", code)
+	case <-time.After(50 * time.Millisecond):
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	select {
+	case code := <-exited:
+		if code != 130 {
+			t.Errorf("exit %d, want 130", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second SIGINT did not exit")
+	}
+	if s := errb.String(); !strings.Contains(s, "again exits at once") || !strings.Contains(s, "again: exiting now") {
+		t.Errorf("stderr: %s", s)
 	}
 }

@@ -128,8 +128,12 @@ func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 			}
 			return fmt.Errorf("point %d %s seed %d: %w", pt.ID, paramString(pt.Params), seed, err)
 		}
-		if delay > 0 {
-			time.Sleep(delay)
+		if delay > 0 { // a test's stand-in for a long run: interrupted like one
+			select {
+			case <-time.After(delay):
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
 		}
 		if opt.SaveSeries && out.Series != nil {
 			if err := output.WriteSeriesCSV(output.SeriesPath(opt.Dir, pt.ID, seed), out.Series); err != nil {
@@ -160,6 +164,18 @@ func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 	bar.finish()
 	rep.Runs = bar.done
 	if err != nil {
+		// The runs of a point left unfinished are its partial outputs: their series go, so
+		// the directory holds only finished points, and --resume runs the rest afresh.
+		if opt.SaveSeries {
+			for _, pi := range todo {
+				if left[pi] == 0 {
+					continue
+				}
+				for _, r := range rows[pi] {
+					os.Remove(output.SeriesPath(opt.Dir, r.Point, r.Seed))
+				}
+			}
+		}
 		return rep, err
 	}
 	all, err := output.ReadPoints(opt.Dir)
