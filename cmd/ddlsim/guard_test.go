@@ -265,3 +265,40 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 		t.Errorf("stderr: %s", s)
 	}
 }
+
+// "run prints its first progress line after 111 s instead of every 30 s": the lines keep their
+// 30 s cadence from the start even while the simulator reports nothing (building and warming
+// a large pool).
+func TestProgressCadenceWithoutUpdates(t *testing.T) {
+	var errb lockedBuffer
+	var mu sync.Mutex
+	now := time.Unix(0, 0)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	ticks := make(chan time.Time)
+	e := &env{stderr: &errb, now: clock, tick: func() (<-chan time.Time, func()) { return ticks, func() {} }}
+	p := newProgress(e)
+	p.run(100e9)
+	defer p.stop()
+	for s := 1; s <= 61; s++ {
+		mu.Lock()
+		now = now.Add(time.Second)
+		mu.Unlock()
+		ticks <- now
+	}
+	ticks <- now // the tick after 61 s has been handled
+	want := "progress:   0%  0s/100s virtual  30s wall\nprogress:   0%  0s/100s virtual  1m0s wall\n"
+	if got := errb.String(); got != want {
+		t.Errorf("lines:\n%q\nwant\n%q", got, want)
+	}
+	p.update(50e9, 100e9)
+	for s := 1; s <= 30; s++ {
+		mu.Lock()
+		now = now.Add(time.Second)
+		mu.Unlock()
+		ticks <- now
+	}
+	ticks <- now
+	if got := errb.String(); !strings.HasSuffix(got, "progress:  50%  50s/100s virtual  1m30s wall\n") || strings.Count(got, "\n") != 3 {
+		t.Errorf("after an update:\n%s", got)
+	}
+}

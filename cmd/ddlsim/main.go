@@ -67,13 +67,16 @@ type env struct {
 	stdout, stderr io.Writer
 	stderrTTY      bool
 	now            func() time.Time
-	commands       []*command
+	// tick, when set, starts a ticker for the progress lines (a second apart) and returns
+	// its channel and its stop.
+	tick     func() (<-chan time.Time, func())
+	commands []*command
 }
 
 // run is the whole CLI: tests call it directly. Errors are printed to stderr here, one
 // problem per line, and also returned so main can choose the exit code.
 func run(args []string, stdout, stderr io.Writer) error {
-	e := &env{stdout: stdout, stderr: stderr, now: time.Now, commands: commands}
+	e := &env{stdout: stdout, stderr: stderr, now: time.Now, tick: secondTicker, commands: commands}
 	if f, ok := stderr.(*os.File); ok {
 		e.stderrTTY = term.IsTerminal(int(f.Fd()))
 	}
@@ -82,6 +85,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		printErr(stderr, err)
 	}
 	return err
+}
+
+func secondTicker() (<-chan time.Time, func()) {
+	t := time.NewTicker(time.Second)
+	return t.C, t.Stop
 }
 
 func (e *env) dispatch(args []string) error {
