@@ -302,3 +302,84 @@ func TestProgressCadenceWithoutUpdates(t *testing.T) {
 		t.Errorf("after an update:\n%s", got)
 	}
 }
+
+// runDirFor writes a run directory of the small scenario (20 intervals) and returns it.
+func runDirFor(t *testing.T, dir string) string {
+	t.Helper()
+	sc := longScenario(t, dir)
+	out := filepath.Join(dir, "run")
+	if _, stderr, code := ddlsim(t, "run", sc, "--quiet", "--set", "duration=20s", "--out", out); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	return out
+}
+
+// "plot RUNDIR with half a series.csv exits 0 and silently draws 9 of 20 intervals": a
+// series cut short is refused at its file and line, or drawn with an explicit warning under
+// --partial — whether it was cut inside a line or at a line boundary.
+func TestPlotTruncatedSeries(t *testing.T) {
+	dir := t.TempDir()
+	out := runDirFor(t, dir)
+	series := filepath.Join(out, output.SeriesFile)
+	b, _ := os.ReadFile(series)
+	lines := strings.SplitAfter(string(b), "\n")
+	if len(lines) != 22 { // header, 20 rows, ""
+		t.Fatalf("series.csv has %d lines", len(lines))
+	}
+	// Cut inside line 11 (the 10th interval): 9 complete intervals.
+	cut := strings.Join(lines[:10], "") + lines[10][:len(lines[10])/2]
+	os.WriteFile(series, []byte(cut), 0o644)
+	refuseNow(t, []string{"plot", out}, series+":11: truncated: holds 9 of the run's 20 intervals; line 11 is cut short", "--partial")
+	stdout, stderr, code := ddlsim(t, "plot", "--partial", out)
+	if code != 0 || !strings.Contains(stderr, "warning: "+series+": partial: 9 of 20 intervals, cut at line 11") || !strings.Contains(stdout, "figures") {
+		t.Errorf("plot --partial: exit %d\n%s%s", code, stdout, stderr)
+	}
+	// Cut at a line boundary: only summary.json's interval count tells.
+	os.WriteFile(series, []byte(strings.Join(lines[:10], "")), 0o644)
+	refuseNow(t, []string{"plot", out}, series+": truncated: holds 9 of the run's 20 intervals")
+}
+
+// "ddlsim plot on a results directory of the older schema exits 1 and names no file (so do
+// merge and --resume on it); plot --report on a truncated results.jsonl exits 1 with a line
+// number but no file".
+func TestResultsDirectoryChecked(t *testing.T) {
+	root := t.TempDir()
+	full := filepath.Join(root, "full")
+	if _, stderr, code := ddlsim(t, "sweep", wfCISpec, "--jobs", "2", "--out", full); code != 0 {
+		t.Fatalf("sweep: exit %d\n%s", code, stderr)
+	}
+	// A truncated results.jsonl: the file and the line.
+	jsonl := filepath.Join(full, output.JSONLFile)
+	b, _ := os.ReadFile(jsonl)
+	good := append([]byte(nil), b...)
+	os.WriteFile(jsonl, b[:len(b)-40], 0o644)
+	refuseNow(t, []string{"plot", "--report", full}, jsonl+":12: truncated: the file ends inside line 12")
+	os.WriteFile(jsonl, good, 0o644)
+
+	// An older schema: refused by plot, merge and --resume, naming the manifest and the
+	// command that re-creates the directory.
+	man := filepath.Join(full, output.ManifestFile)
+	mb, _ := os.ReadFile(man)
+	os.WriteFile(man, bytes.Replace(mb, []byte(`"schema_version": 2`), []byte(`"schema_version": 1`), 1), 0o644)
+	for _, args := range [][]string{
+		{"plot", full},
+		{"merge", "--out", filepath.Join(root, "merged"), full},
+		{"sweep", wfCISpec, "--resume", "--out", full},
+	} {
+		refuseNow(t, args, man+": schema_version 1, this ddlsim reads 2", "re-create it with: ddlsim sweep")
+	}
+	// A run directory of the older schema.
+	out := runDirFor(t, root)
+	sum := filepath.Join(out, output.SummaryFile)
+	sb, _ := os.ReadFile(sum)
+	os.WriteFile(sum, bytes.Replace(sb, []byte(`"schema_version": 2`), []byte(`"schema_version": 1`), 1), 0o644)
+	refuseNow(t, []string{"plot", out}, sum+": schema_version 1, this ddlsim reads 2", "re-create it with: ddlsim run --seed 42")
+	// Not a result, and a device where a result file belongs.
+	refuseNow(t, []string{"plot", root}, root+": not a ddlsim result")
+	os.Remove(jsonl)
+	if err := os.Symlink("/dev/zero", jsonl); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(man, mb, 0o644)
+	refuseNow(t, []string{"plot", full}, jsonl, "not a regular file (a device)")
+}

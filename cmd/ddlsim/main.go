@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/model/config"
 )
@@ -48,6 +49,8 @@ func exitCode(err error) int {
 		re *sweep.RefusedError
 		de *sweep.DirError
 		cr *crashError
+		oe *output.ReadError
+		se *output.SchemaError
 	)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
@@ -55,7 +58,7 @@ func exitCode(err error) int {
 	case errors.As(err, &cr):
 		return exitFailure // an internal error, even when it wraps an input-looking one
 	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ce), errors.As(err, &fe), errors.Is(err, fs.ErrNotExist),
-		errors.As(err, &re), errors.As(err, &de):
+		errors.As(err, &re), errors.As(err, &de), errors.As(err, &oe), errors.As(err, &se):
 		return exitInput
 	}
 	return exitFailure

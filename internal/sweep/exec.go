@@ -212,7 +212,12 @@ func prepareDir(plan *Plan, opt Options) (map[int]string, error) {
 		BaseHash: plan.BaseHash, Points: len(plan.Points), Seeds: plan.Seeds, Axes: AxisPaths(plan.Points),
 		Shard: opt.Shard, Version: output.Version, Command: opt.Command, Spec: plan.SpecText,
 	}
-	if old, err := output.ReadManifest(opt.Dir); err == nil {
+	old, err := output.ReadManifest(opt.Dir)
+	var se *output.SchemaError
+	if errors.As(err, &se) && !opt.Resume && len(done) == 0 {
+		err = os.ErrNotExist // an older sweep's manifest with nothing finished: replaced
+	}
+	if err == nil {
 		switch {
 		case !opt.Resume && len(done) > 0:
 			return nil, refused("%s already holds %d finished points: pass --resume to finish that sweep, or choose another --out", opt.Dir, len(done))
@@ -221,6 +226,8 @@ func prepareDir(plan *Plan, opt Options) (map[int]string, error) {
 		case opt.Resume && old.Shard.String() != opt.Shard.String():
 			return nil, refused("--resume: %s holds shard %s, this is shard %s", opt.Dir, old.Shard, opt.Shard)
 		}
+	} else if errors.As(err, &se) {
+		return nil, refused("%v", err)
 	} else if !os.IsNotExist(err) {
 		return nil, refused("%s: %v", opt.Dir, err)
 	} else if len(done) > 0 {
@@ -302,7 +309,7 @@ func Merge(out string, dirs []string, command []string) (*Report, error) {
 		}
 	}
 	if len(probs) > 0 {
-		return nil, fmt.Errorf("merge: %d problems:\n  %s", len(probs), joinLines(probs))
+		return nil, refused("merge: %d problems:\n  %s", len(probs), joinLines(probs))
 	}
 	if err := os.MkdirAll(filepath.Join(out, output.PointsDir), 0o755); err != nil {
 		return nil, err
