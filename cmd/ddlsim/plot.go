@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 	"flag"
-	"io/fs"
 	"fmt"
 	"github.com/ddlsim/ddlsim/internal/output"
+	"io/fs"
 	"os"
 	"path/filepath"
 
