@@ -383,3 +383,47 @@ func TestResultsDirectoryChecked(t *testing.T) {
 	os.WriteFile(man, mb, 0o644)
 	refuseNow(t, []string{"plot", full}, jsonl, "not a regular file (a device)")
 }
+
+// "with TMPDIR unwritable a crash loses its stack but still says 'report it with that
+// file'": the report goes to stderr instead.
+func TestCrashWithoutWritableTmpdir(t *testing.T) {
+	dir := t.TempDir()
+	old := crashDir
+	crashDir = func() string { return filepath.Join(dir, "no-such-dir") }
+	defer func() { crashDir = old }()
+	f := scenarioFile(t, dir, "  - test_panic: {}\n")
+	_, stderr, code := ddlsim(t, "run", "--quiet", "--seed", "9", f)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s", code, stderr)
+	}
+	for _, want := range []string{"the crash report could not be written", "stack:", "goroutine ", "workloadtest/panic.go:", "please report it with the text above"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "with that file") {
+		t.Errorf("points to a file that was not written:\n%s", stderr)
+	}
+}
+
+// Item 6 of issue 28: an old profile's renamed cost gets its replacements, a base: cycle is
+// the only message, and row_size: 0 is refused like row_size: 3.
+func TestRenamedCycleAndZeroRow(t *testing.T) {
+	dir := t.TempDir()
+	sc := longScenario(t, dir)
+	old := filepath.Join(dir, "old.yaml")
+	os.WriteFile(old, []byte("base: 8c-64g\nname: old\ncosts:\n  ahi_drop: 1us\n"), 0o644)
+	refuseNow(t, []string{"check", sc, "--set", "hardware=" + old}, old+":4:3: hardware.costs.ahi_drop: renamed; use ahi_fold, ahi_node, block_scan")
+	refuseNow(t, []string{"check", sc, "--set", "hardware.costs.ahi_drop=1us"}, "ahi_drop: renamed; use ahi_fold, ahi_node, block_scan")
+
+	a, b := filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.yaml")
+	os.WriteFile(a, []byte("base: b.yaml\nname: a\n"), 0o644)
+	os.WriteFile(b, []byte("base: a.yaml\nname: b\n"), 0o644)
+	stderr := refuseNow(t, []string{"check", sc, "--set", "hardware=" + a}, "base: references form a cycle: "+a+" → "+b+" → "+a)
+	if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 {
+		t.Errorf("a base: cycle is not the only message:\n%s", stderr)
+	}
+	for _, v := range []string{"0", "3"} {
+		refuseNow(t, []string{"check", sc, "--set", "data[0].row_size=" + v}, `data[0].row_size: bad value "`+v+`": expected a value from 4`)
+	}
+}
