@@ -80,6 +80,11 @@ doc into DIR instead of in place. --check writes nothing and fails when the doc'
 				if len(pos) > 0 {
 					files = pos
 				}
+				// Every file is checked whole (fields, scenario, overrides, statistics) before
+				// anything is printed or simulated.
+				if _, err := validate.Load(files); err != nil {
+					return err
+				}
 				fmt.Fprintf(e.stdout, "validate: %d validation files, %d jobs\n", len(files), *jobs)
 				ctx, stop := interruptible(e.stderr)
 				res, err = validate.Run(ctx, files, validate.Options{Jobs: *jobs, Progress: e.stderr, Root: *root})

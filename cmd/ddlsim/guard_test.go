@@ -427,3 +427,32 @@ func TestRenamedCycleAndZeroRow(t *testing.T) {
 		refuseNow(t, []string{"check", sc, "--set", "data[0].row_size=" + v}, `data[0].row_size: bad value "`+v+`": expected a value from 4`)
 	}
 }
+
+// "validate --run on a validation file with missing fields, an unknown --set path in a point,
+// or an unknown stat exits 1, the last only after simulating every point": exit 2, every
+// problem at its line, nothing simulated or written.
+func TestValidateRefusesBeforeRunning(t *testing.T) {
+	dir := t.TempDir()
+	longScenario(t, dir)
+	v := filepath.Join(dir, "v.yaml")
+	os.WriteFile(v, []byte(`scenario: scenario.yaml
+validation:
+  table: t
+  points:
+    - label: a
+      set: ["duration=100000s", "mysql.innodb_buffer_pool_sise=1GiB"]
+      role: check
+      compare:
+        - {stat: tps_men, measured: 1, source: x}
+`), 0o644)
+	out := filepath.Join(dir, "out")
+	stderr := refuseNow(t, []string{"validate", "--run", "--root", dir, "--annotations", dir, "--out", out, v},
+		v+":6:33: validation.points[0].set[1]", "innodb_buffer_pool_sise",
+		v+":9:18: validation.points[0].compare[0].stat: bad value \"tps_men\"", "did you mean tps_mean?")
+	if strings.Contains(stderr, "validate: ") {
+		t.Errorf("started before the check:\n%s", stderr)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) > 0 {
+		t.Errorf("wrote %d files into --out", len(ents))
+	}
+}

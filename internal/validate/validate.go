@@ -184,8 +184,13 @@ func Load(files []string) ([]*scenarioFile, error) {
 			p := fmt.Sprintf("validation.points[%d]", i)
 			psc, err := config.LoadBytesWith(sf.path, data, filepath.Dir(sf.path), pointSets(pt), nil)
 			if err != nil {
-				errs = append(errs, pointErrors(f, p, pt, pos, err)...)
-				continue
+				pe := pointErrors(f, p, pt, pos, err)
+				errs = append(errs, pe...)
+				// The statistics are still judged, on the point without the overrides that
+				// failed, so every problem of the file is reported in one go.
+				if psc, err = config.LoadBytesWith(sf.path, data, filepath.Dir(sf.path), goodSets(pt, p, pe), nil); err != nil {
+					continue
+				}
 			}
 			names := runner.StatNames(psc)
 			for j, c := range pt.Compare {
@@ -216,6 +221,24 @@ func unknownStat(stat string, names []string) string {
 		hint = fmt.Sprintf(" (did you mean %s?)", s)
 	}
 	return fmt.Sprintf("not a statistic a run of this point reports%s: expected a summary metric, a DDL column (ddl0_<op>_duration_s), ddl.<field>, mean.<column>, per_txn.<column> or cpu_us_per_txn.<cpu column> (docs/scenarios.md, \"Validation files\")", hint)
+}
+
+// goodSets is the point's overrides less those a problem was placed at (pointErrors).
+func goodSets(pt ValidationPoint, p string, problems []*config.FieldError) []string {
+	bad := map[string]bool{}
+	for _, fe := range problems {
+		bad[fe.Path] = true
+	}
+	var out []string
+	for j, s := range pt.Set {
+		if !bad[fmt.Sprintf("%s.set[%d]", p, j)] {
+			out = append(out, s)
+		}
+	}
+	if pt.Policy != "" && !bad[p+".policy"] {
+		out = append(out, "policy="+pt.Policy)
+	}
+	return out
 }
 
 // pointErrors places the problems of loading a point's scenario: an override's problem at
