@@ -140,7 +140,11 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 		}
 		opt.Progress = bar.update
 	}
+	if !quiet {
+		bar.run(int64(sc.Warmup + sc.Duration))
+	}
 	res, err := runner.Run(sc, opt)
+	bar.stop()
 	bar.clear()
 	if err != nil {
 		var pe *runner.PanicError

@@ -56,8 +56,23 @@ doc into DIR instead of in place. --check writes nothing and fails when the doc'
 			if err != nil {
 				return &inputError{err}
 			}
-			if len(all) == 0 {
+			if len(all) == 0 && !(*doRun && len(pos) > 0) {
 				return usagef("no validation file in %s", *annDir)
+			}
+			// Where the results and the doc go is proven writable before anything runs.
+			if !*check {
+				dirs := []string{filepath.Dir(*docPath)}
+				if *doRun {
+					dirs = append(dirs, filepath.Dir(*resultsPath))
+				}
+				if *out != "" {
+					dirs = []string{*out}
+				}
+				for _, d := range dirs {
+					if err := output.PrepareDir(d); err != nil {
+						return usagef("--out: %v", err)
+					}
+				}
 			}
 			var res *validate.Results
 			if *doRun {
@@ -65,8 +80,18 @@ doc into DIR instead of in place. --check writes nothing and fails when the doc'
 				if len(pos) > 0 {
 					files = pos
 				}
+				// Every file is checked whole (fields, scenario, overrides, statistics) before
+				// anything is printed or simulated.
+				if _, err := validate.Load(files); err != nil {
+					return err
+				}
 				fmt.Fprintf(e.stdout, "validate: %d validation files, %d jobs\n", len(files), *jobs)
-				res, err = validate.Run(context.Background(), files, validate.Options{Jobs: *jobs, Progress: e.stderr, Root: *root})
+				ctx, stop := interruptible(e.stderr)
+				res, err = validate.Run(ctx, files, validate.Options{Jobs: *jobs, Progress: e.stderr, Root: *root})
+				stop()
+				if errors.Is(err, context.Canceled) {
+					return fmt.Errorf("validate interrupted: nothing written (the results file and the doc are as they were)")
+				}
 				if err != nil {
 					return err
 				}

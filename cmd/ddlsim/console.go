@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -144,9 +145,12 @@ func printDDL(w io.Writer, ddl []metrics.DDLResult) {
 // place, shown once the run has taken more than two wall-clock seconds, so quick runs stay
 // clean. Anywhere else (a log, CI) it is a plain line every 30 s of wall time, so a long run
 // is seen to be alive without filling the log with carriage returns; a run shorter than 30 s
-// prints none. It is the only wall-clock use in ddlsim and never touches stdout.
+// prints none. The lines keep their cadence while the simulator reports nothing (building
+// and warming a large pool, a long slice): a ticker (env.tick) prints the latest state when
+// a line is due. It is the only wall-clock use in ddlsim and never touches stdout.
 type progress struct {
 	e         *env
+	mu        sync.Mutex // update (the simulation) and the ticker
 	start     time.Time
 	lastDraw  time.Time
 	drawn     bool
@@ -154,6 +158,9 @@ type progress struct {
 	barWidth  int
 	showAfter time.Duration
 	lineEvery time.Duration // non-terminal: the interval between lines
+	done      int64         // the latest update's virtual times (ns); total 0: none yet
+	total     int64
+	stopTick  func()
 }
 
 // ProgressLineEvery is the wall time between progress lines on a non-terminal stderr.
@@ -163,21 +170,52 @@ func newProgress(e *env) *progress {
 	return &progress{e: e, start: e.now(), enabled: e.stderrTTY, barWidth: 30, showAfter: 2 * time.Second, lineEvery: ProgressLineEvery}
 }
 
+// run starts the ticker that keeps the non-terminal lines on time, for a run of totalNs of
+// virtual time; stop ends it.
+func (p *progress) run(totalNs int64) {
+	p.mu.Lock()
+	p.total = totalNs
+	p.mu.Unlock()
+	if p.e.tick == nil || p.enabled {
+		return
+	}
+	c, stop := p.e.tick()
+	quit := make(chan struct{})
+	p.stopTick = func() { stop(); close(quit) }
+	go func() {
+		for {
+			select {
+			case t := <-c:
+				p.mu.Lock()
+				p.line(t)
+				p.mu.Unlock()
+			case <-quit:
+				return
+			}
+		}
+	}()
+}
+
+func (p *progress) stop() {
+	if p.stopTick != nil {
+		p.stopTick()
+		p.stopTick = nil
+	}
+}
+
 func (p *progress) update(doneNs, totalNs int64) {
 	if totalNs <= 0 {
 		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done, p.total = doneNs, totalNs
 	now := p.e.now()
-	frac := min(max(float64(doneNs)/float64(totalNs), 0), 1)
 	if !p.enabled {
-		if p.lineEvery <= 0 || now.Sub(p.start) < p.lineEvery || now.Sub(p.lastDraw) < p.lineEvery {
-			return
-		}
-		p.lastDraw = now
-		fmt.Fprintf(p.e.stderr, "progress: %3.0f%%  %.0fs/%.0fs virtual  %s wall\n",
-			frac*100, float64(doneNs)/1e9, float64(totalNs)/1e9, now.Sub(p.start).Round(time.Second))
+		p.line(now)
 		return
 	}
+	frac := min(max(float64(doneNs)/float64(totalNs), 0), 1)
 	if now.Sub(p.start) < p.showAfter || now.Sub(p.lastDraw) < 100*time.Millisecond {
 		return
 	}
@@ -189,8 +227,21 @@ func (p *progress) update(doneNs, totalNs int64) {
 	p.drawn = true
 }
 
+// line prints the non-terminal line when one is due (p.mu held).
+func (p *progress) line(now time.Time) {
+	if p.lineEvery <= 0 || p.total <= 0 || now.Sub(p.start) < p.lineEvery || now.Sub(p.lastDraw) < p.lineEvery {
+		return
+	}
+	p.lastDraw = now
+	frac := min(max(float64(p.done)/float64(p.total), 0), 1)
+	fmt.Fprintf(p.e.stderr, "progress: %3.0f%%  %.0fs/%.0fs virtual  %s wall\n",
+		frac*100, float64(p.done)/1e9, float64(p.total)/1e9, now.Sub(p.start).Round(time.Second))
+}
+
 // clear erases the bar before other output so lines do not interleave with it.
 func (p *progress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.drawn {
 		fmt.Fprint(p.e.stderr, "\r\033[K")
 		p.drawn = false

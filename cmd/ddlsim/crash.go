@@ -40,17 +40,18 @@ func reportCrash(pe *runner.PanicError, args []string) error {
 	}
 	fmt.Fprintf(&b, "panic:          %v\n\nstack:\n%s\n", pe.Value, pe.Stack)
 
-	where := "crash report with the stack: "
-	if name, err := writeCrash(b.String()); err != nil {
-		where = "the crash report could not be written: " + err.Error()
-	} else {
-		where += name
-	}
 	msg := fmt.Sprintf("%v\nseed=%d config=%s", pe, pe.Seed, orNone(pe.ConfigHash))
 	if pe.Reproduce != nil {
 		msg += "\nreproduce: " + quoteArgs(pe.Reproduce)
 	}
-	return &crashError{msg: msg + "\n" + where + "\nplease report it with that file"}
+	name, err := writeCrash(b.String())
+	if err != nil {
+		// No file to point to (TMPDIR not writable, disk full): the report itself, stack and
+		// all, goes to stderr, which is then what a bug report needs.
+		return &crashError{msg: msg + "\nthe crash report could not be written (" + err.Error() + "); here it is:\n\n" +
+			strings.TrimRight(b.String(), "\n") + "\n\nplease report it with the text above"}
+	}
+	return &crashError{msg: msg + "\ncrash report with the stack: " + name + "\nplease report it with that file"}
 }
 
 // writeCrash writes a crash report to a new file in crashDir and returns its name.

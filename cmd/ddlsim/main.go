@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/internal/sweep"
 	"github.com/ddlsim/ddlsim/model/config"
 )
@@ -48,6 +49,8 @@ func exitCode(err error) int {
 		re *sweep.RefusedError
 		de *sweep.DirError
 		cr *crashError
+		oe *output.ReadError
+		se *output.SchemaError
 	)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
@@ -55,7 +58,7 @@ func exitCode(err error) int {
 	case errors.As(err, &cr):
 		return exitFailure // an internal error, even when it wraps an input-looking one
 	case errors.As(err, &ue), errors.As(err, &ie), errors.As(err, &ce), errors.As(err, &fe), errors.Is(err, fs.ErrNotExist),
-		errors.As(err, &re), errors.As(err, &de):
+		errors.As(err, &re), errors.As(err, &de), errors.As(err, &oe), errors.As(err, &se):
 		return exitInput
 	}
 	return exitFailure
@@ -67,13 +70,16 @@ type env struct {
 	stdout, stderr io.Writer
 	stderrTTY      bool
 	now            func() time.Time
-	commands       []*command
+	// tick, when set, starts a ticker for the progress lines (a second apart) and returns
+	// its channel and its stop.
+	tick     func() (<-chan time.Time, func())
+	commands []*command
 }
 
 // run is the whole CLI: tests call it directly. Errors are printed to stderr here, one
 // problem per line, and also returned so main can choose the exit code.
 func run(args []string, stdout, stderr io.Writer) error {
-	e := &env{stdout: stdout, stderr: stderr, now: time.Now, commands: commands}
+	e := &env{stdout: stdout, stderr: stderr, now: time.Now, tick: secondTicker, commands: commands}
 	if f, ok := stderr.(*os.File); ok {
 		e.stderrTTY = term.IsTerminal(int(f.Fd()))
 	}
@@ -82,6 +88,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		printErr(stderr, err)
 	}
 	return err
+}
+
+func secondTicker() (<-chan time.Time, func()) {
+	t := time.NewTicker(time.Second)
+	return t.C, t.Stop
 }
 
 func (e *env) dispatch(args []string) error {

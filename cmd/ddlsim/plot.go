@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"github.com/ddlsim/ddlsim/internal/output"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -23,6 +25,7 @@ against each swept parameter, one line per policy, with CI bands; for a run dire
 (ddlsim run --out), its throughput with the DDL intervals shaded and phases marked.`,
 	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
 		doReport := fs.Bool("report", false, "also write RESULTS_DIR/report.html (compare and sweep directories)")
+		partial := fs.Bool("partial", false, "draw a series that was cut short as far as it goes, with a warning, instead of refusing it")
 		return func(e *env, dirs []string) error {
 			if len(dirs) == 0 {
 				return usagef("plot needs a results directory")
@@ -31,7 +34,13 @@ against each swept parameter, one line per policy, with CI bands; for a run dire
 				if _, err := os.Stat(d); err != nil {
 					return &inputError{err}
 				}
-				files, err := plot.Dir(d)
+				if err := checkResultsDir(d); err != nil {
+					return err
+				}
+				if err := output.PrepareDir(filepath.Join(d, plot.PlotsDir)); err != nil {
+					return usagef("%s: cannot write the figures: %v", d, err)
+				}
+				files, err := plot.DirWith(d, plot.Options{Partial: *partial, Warn: e.stderr})
 				if err != nil {
 					return err
 				}
@@ -51,4 +60,19 @@ against each swept parameter, one line per policy, with CI bands; for a run dire
 			return nil
 		}
 	},
+}
+
+// checkResultsDir refuses a directory that is not a result before anything is drawn or
+// written into it: a compare or sweep directory must have a manifest of this schema, a run
+// directory a summary.json of this schema or a series.csv.
+func checkResultsDir(d string) error {
+	if _, err := output.ReadManifest(d); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, f := range []string{output.SummaryFile, output.SeriesFile} {
+		if _, err := os.Stat(filepath.Join(d, f)); err == nil {
+			return nil
+		}
+	}
+	return &output.ReadError{File: d, Msg: fmt.Sprintf("not a ddlsim result: no %s (compare, sweep), %s or %s (run --out)", output.ManifestFile, output.SummaryFile, output.SeriesFile)}
 }

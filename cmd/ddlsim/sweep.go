@@ -8,11 +8,9 @@ import (
 	"github.com/ddlsim/ddlsim/internal/output"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/ddlsim/ddlsim/internal/plot"
 	"github.com/ddlsim/ddlsim/internal/report"
@@ -96,9 +94,10 @@ column (docs/sweeps.md). Ctrl-C keeps the finished points; rerun with --resume.`
 	},
 }
 
-// wfExecute runs a plan, stopping cleanly on Ctrl-C / SIGTERM (finished points are kept).
+// wfExecute runs a plan, stopping cleanly on Ctrl-C / SIGTERM (finished points are kept,
+// a second signal exits at once: interruptible).
 func wfExecute(plan *sweep.Plan, opt sweep.Options) (*sweep.Report, error) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(opt.Progress)
 	defer stop()
 	rep, err := sweep.Execute(ctx, plan, opt)
 	if errors.Is(err, context.Canceled) {

@@ -61,8 +61,9 @@ func RemoveTemps(dir string) {
 	}
 }
 
-// ProbeWritable creates and removes a file in dir, so a directory that cannot take results is
-// reported before the first run rather than after it.
+// ProbeWritable creates a file in dir, renames it and removes it — what WriteFileAtomic does
+// — so a directory that cannot take results is reported before the first run rather than
+// after it.
 func ProbeWritable(dir string) error {
 	f, err := os.CreateTemp(dir, ".tmp-probe-*")
 	if err != nil {
@@ -70,7 +71,20 @@ func ProbeWritable(dir string) error {
 	}
 	name := f.Name()
 	f.Close()
-	return os.Remove(name)
+	if err := os.Rename(name, name+"-renamed"); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return os.Remove(name + "-renamed")
+}
+
+// PrepareDir creates dir (with its parents) and proves it takes files (ProbeWritable): the
+// check every command makes of a directory it will write into before it starts its work.
+func PrepareDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return ProbeWritable(dir)
 }
 
 func writeSynced(path string, data []byte) error {

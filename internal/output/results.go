@@ -59,17 +59,47 @@ func PointFile(dir string, id int) string {
 	return filepath.Join(dir, PointsDir, fmt.Sprintf("p%06d.jsonl", id))
 }
 
-// ReadManifest reads dir's manifest.
+// ReadManifest reads dir's manifest, refusing one of another schema version (SchemaError,
+// with the command that re-creates the directory).
 func ReadManifest(dir string) (*Manifest, error) {
-	b, err := readFile(filepath.Join(dir, ManifestFile))
+	path := filepath.Join(dir, ManifestFile)
+	b, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, ManifestFile), err)
+		return nil, &ReadError{File: path, Line: jsonLine(b, err), Msg: "not a ddlsim manifest: " + err.Error()}
+	}
+	if m.SchemaVersion != SchemaVersion {
+		return nil, &SchemaError{File: path, Have: m.SchemaVersion, Recreate: recreateCommand(dir, &m)}
 	}
 	return &m, nil
+}
+
+// recreateCommand is the command that writes a results directory again: the one recorded
+// in its manifest, into a fresh directory.
+func recreateCommand(dir string, m *Manifest) string {
+	cmd := "ddlsim " + m.Kind + " SPEC --out " + dir
+	switch {
+	case len(m.Command) > 0:
+		cmd = quoteArgs(m.Command)
+	case m.Kind == "compare" && m.Base != "":
+		cmd = "ddlsim compare " + m.Base + " --out " + dir
+	}
+	return cmd + " (into another --out, or after removing " + dir + ")"
+}
+
+// quoteArgs joins a command line, quoting the arguments a shell would split.
+func quoteArgs(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = a
+		if a == "" || strings.ContainsAny(a, " \t'\"\\$`*?[]{}()<>|&;#~") {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(q, " ")
 }
 
 // WriteManifest (re)writes dir's manifest.
@@ -118,17 +148,13 @@ func ReadPoints(dir string) (map[int][]Row, error) {
 	}
 	out := map[int][]Row{}
 	for id, f := range files {
-		b, err := readFile(f)
+		rows, err := readJSONLFile(f)
 		if err != nil {
 			return nil, err
 		}
-		rows, err := ReadJSONL(bytes.NewReader(b))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", f, err)
-		}
-		for _, r := range rows {
+		for i, r := range rows {
 			if r.Point != id {
-				return nil, fmt.Errorf("%s: holds a row of point %d", f, r.Point)
+				return nil, &ReadError{File: f, Line: i + 1, Msg: fmt.Sprintf("holds a row of point %d", r.Point)}
 			}
 		}
 		out[id] = rows
@@ -139,10 +165,9 @@ func ReadPoints(dir string) (map[int][]Row, error) {
 // ReadResults reads a results directory's combined rows (results.jsonl), falling back to the
 // point files of an unfinished sweep.
 func ReadResults(dir string) ([]Row, error) {
-	f, err := os.Open(filepath.Join(dir, JSONLFile))
-	if err == nil {
-		defer f.Close()
-		return ReadJSONL(f)
+	rows, err := readJSONLFile(filepath.Join(dir, JSONLFile))
+	if !os.IsNotExist(err) {
+		return rows, err
 	}
 	pts, err := ReadPoints(dir)
 	if err != nil {
@@ -198,6 +223,3 @@ func WritePoint(dir string, id int, rows []Row) error {
 	}
 	return WriteFileAtomic(PointFile(dir, id), b.Bytes())
 }
-
-// readFile reads one file of a results directory.
-func readFile(path string) ([]byte, error) { return os.ReadFile(path) }

@@ -279,11 +279,17 @@ func formatValue(v reflect.Value) string {
 // totals repeated phases and lists them all in phases, DDL results have lat_p95_ms/lat_p99_ms.
 const SchemaVersion = 2
 
-// summaryJSON writes {"schema_version": N, "meta": {...}, "summary": {...}, "ddl": [...]} with keys in their
+// summaryJSON writes {"schema_version": N, "intervals": N, "meta": {...}, "summary": {...}, "ddl": [...]} with keys in their
 // given order (Go maps would sort them, and summary order is part of the format).
 func summaryJSON(b Bundle) ([]byte, error) {
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "{\n  \"schema_version\": %d,\n  \"meta\": {", SchemaVersion)
+	intervals := 0
+	if b.Series != nil {
+		intervals = len(b.Series.Rows)
+	}
+	// intervals: the rows series.csv holds, so a reader can tell a complete one from one cut
+	// short at a line boundary (ReadRunDir).
+	fmt.Fprintf(&buf, "{\n  \"schema_version\": %d,\n  \"intervals\": %d,\n  \"meta\": {", SchemaVersion, intervals)
 	for i, m := range b.Meta {
 		v, err := json.Marshal(m.Value)
 		if err != nil {
@@ -331,4 +337,52 @@ func closeObj(buf *bytes.Buffer, n int, closer string) {
 		buf.WriteString("\n  ")
 	}
 	buf.WriteString(closer)
+}
+
+// RunDir is a run directory read back (plot, report): its series, the statements with their
+// phases, and the command that re-creates it.
+type RunDir struct {
+	Series  *metrics.Series
+	DDL     []metrics.DDLResult
+	Command string
+	// Partial is set when series.csv holds fewer intervals than the run measured (only
+	// with ReadRunDir's partial; otherwise that is an error).
+	Partial *Partial
+}
+
+// ReadRunDir reads a run directory written by WriteDir: summary.json first (its schema
+// version, the number of intervals), then series.csv, checked complete against it. A
+// series cut short is an error at its file and line unless partial is set, when it is read
+// as far as it goes and RunDir.Partial says how far.
+func ReadRunDir(dir string, partial bool) (*RunDir, error) {
+	path := filepath.Join(dir, SummaryFile)
+	b, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var sum struct {
+		Intervals int `json:"intervals"`
+		Meta      struct {
+			Command string `json:"command"`
+		} `json:"meta"`
+		DDL []metrics.DDLResult `json:"ddl"`
+	}
+	recreate := ""
+	if err := json.Unmarshal(b, &sum); err == nil && sum.Meta.Command != "" {
+		recreate = sum.Meta.Command + " --out " + dir
+	}
+	if err := checkSchema(path, b, recreate); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		return nil, &ReadError{File: path, Msg: err.Error()}
+	}
+	s, part, err := ReadSeries(filepath.Join(dir, SeriesFile), sum.Intervals)
+	if err != nil {
+		return nil, err
+	}
+	if part != nil && !partial {
+		return nil, part.Err()
+	}
+	return &RunDir{Series: s, DDL: sum.DDL, Command: sum.Meta.Command, Partial: part}, nil
 }

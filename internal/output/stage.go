@@ -42,6 +42,9 @@ func Stage(dir string) (*Staging, error) {
 	if err := checkReplaceable(dir); err != nil {
 		return nil, err
 	}
+	if err := checkRenamable(dir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
 	}
@@ -120,4 +123,68 @@ func alive(pid int) bool {
 	}
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// checkRenamable refuses a dir the final rename cannot replace: a mount point (a tmpfs, a
+// bind mount, a volume) cannot be renamed — rename(2) fails with EBUSY — so a result staged
+// beside it could never be moved in, and the refusal must come before the run, not after.
+func checkRenamable(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return nil // absent: created by the rename; not a directory: checkReplaceable's
+	}
+	if isMountPoint(dir, fi) {
+		return fmt.Errorf("%s is a mount point: a result is written beside it and renamed into place, which a mount point cannot be; give a directory inside it (%s)",
+			dir, filepath.Join(dir, "result"))
+	}
+	return nil
+}
+
+// isMountPoint reports whether dir is mounted on: on another device than its parent, or
+// listed in /proc/self/mountinfo (a bind mount stays on its device).
+func isMountPoint(dir string, fi os.FileInfo) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if pfi, err := os.Stat(filepath.Dir(abs)); err == nil {
+		a, ok1 := fi.Sys().(*syscall.Stat_t)
+		b, ok2 := pfi.Sys().(*syscall.Stat_t)
+		if ok1 && ok2 && a.Dev != b.Dev {
+			return true
+		}
+	}
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		// id parent major:minor root MOUNT_POINT options ...; spaces in paths are \040.
+		if f := strings.Fields(line); len(f) > 4 && unescapeMount(f[4]) == abs {
+			return true
+		}
+	}
+	return false
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 space, \011 tab, \012 newline, \134 \).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -2,8 +2,8 @@ package plot
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -40,10 +40,27 @@ func Run(dir, title string, s *metrics.Series, ddl []metrics.DDLResult) ([]strin
 //     other swept parameters, with CI bands; and the overlaid throughput when the sweep kept
 //     its series (--series);
 //   - a single run's directory (series.csv, as `ddlsim run --out` writes it): its throughput.
-func Dir(dir string) ([]string, error) {
+func Dir(dir string) ([]string, error) { return DirWith(dir, Options{}) }
+
+// Options control DirWith.
+type Options struct {
+	// Partial draws a series that was cut short (output.Partial) as far as it goes, with a
+	// warning to Warn, instead of refusing it.
+	Partial bool
+	Warn    io.Writer
+}
+
+func (o Options) warn(p *output.Partial) {
+	if o.Warn != nil {
+		fmt.Fprintln(o.Warn, "warning: "+p.Warning())
+	}
+}
+
+// DirWith is Dir with options.
+func DirWith(dir string, opt Options) ([]string, error) {
 	man, err := output.ReadManifest(dir)
 	if os.IsNotExist(err) {
-		return runDir(dir)
+		return runDir(dir, opt)
 	}
 	if err != nil {
 		return nil, err
@@ -60,7 +77,7 @@ func Dir(dir string) ([]string, error) {
 		return nil, err
 	}
 	var files []string
-	if f, err := overlay(dir, out, rows); err != nil {
+	if f, err := overlay(dir, out, rows, opt); err != nil {
 		return files, err
 	} else {
 		files = append(files, f...)
@@ -169,17 +186,23 @@ func Ordered(dir string) (main, more []string, err error) {
 
 // overlay draws throughput.{png,svg} when the directory kept per-run series: one line per
 // point, the mean over its seeds, with the DDL intervals of its first seed.
-func overlay(dir, out string, rows []output.Row) ([]string, error) {
+func overlay(dir, out string, rows []output.Row, opt Options) ([]string, error) {
 	var traces []Trace
 	for _, g := range output.GroupByPoint(rows) {
 		var ss []*metrics.Series
 		for _, r := range g.Rows {
-			s, err := output.ReadSeriesCSV(output.SeriesPath(dir, r.Point, r.Seed))
+			s, part, err := output.ReadSeries(output.SeriesPath(dir, r.Point, r.Seed), 0)
 			if os.IsNotExist(err) {
 				continue
 			}
 			if err != nil {
 				return nil, err
+			}
+			if part != nil {
+				if !opt.Partial {
+					return nil, part.Err()
+				}
+				opt.warn(part)
 			}
 			ss = append(ss, s)
 		}
@@ -202,35 +225,37 @@ func overlay(dir, out string, rows []output.Row) ([]string, error) {
 	return Save(p, filepath.Join(out, "throughput"))
 }
 
-func runDir(dir string) ([]string, error) {
-	s, err := output.ReadSeriesCSV(filepath.Join(dir, output.SeriesFile))
-	if err != nil {
-		return nil, fmt.Errorf("%s is neither a sweep/compare directory (%s) nor a run directory: %v", dir, output.ManifestFile, err)
+func runDir(dir string, opt Options) ([]string, error) {
+	title := filepath.Base(filepath.Clean(dir))
+	rd, err := output.ReadRunDir(dir, opt.Partial)
+	if err == nil {
+		if rd.Partial != nil {
+			opt.warn(rd.Partial)
+		}
+		return Run(dir, title, rd.Series, rd.DDL)
 	}
-	ddl, err := readSummaryDDL(filepath.Join(dir, output.SummaryFile))
-	if os.IsNotExist(err) {
-		ddl, err = readDDLCSV(filepath.Join(dir, output.DDLFile))
+	if !os.IsNotExist(err) {
+		return nil, err
 	}
+	// No summary.json: a directory of series.csv (and ddl.csv) alone.
+	if _, serr := os.Stat(filepath.Join(dir, output.SeriesFile)); serr != nil {
+		return nil, &output.ReadError{File: dir, Msg: fmt.Sprintf("neither a sweep/compare directory (no %s) nor a run directory (no %s or %s)", output.ManifestFile, output.SummaryFile, output.SeriesFile)}
+	}
+	s, part, err := output.ReadSeries(filepath.Join(dir, output.SeriesFile), 0)
 	if err != nil {
 		return nil, err
 	}
-	return Run(dir, filepath.Base(filepath.Clean(dir)), s, ddl)
-}
-
-// readSummaryDDL reads the DDL statements of a run directory's summary.json, phases with
-// their start and end times.
-func readSummaryDDL(path string) ([]metrics.DDLResult, error) {
-	b, err := os.ReadFile(path)
+	if part != nil {
+		if !opt.Partial {
+			return nil, part.Err()
+		}
+		opt.warn(part)
+	}
+	ddl, err := readDDLCSV(filepath.Join(dir, output.DDLFile))
 	if err != nil {
 		return nil, err
 	}
-	var sum struct {
-		DDL []metrics.DDLResult `json:"ddl"`
-	}
-	if err := json.Unmarshal(b, &sum); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	return sum.DDL, nil
+	return Run(dir, title, s, ddl)
 }
 
 // readDDLCSV reads the ddl.csv of a run directory (model/output.WriteDir), for a directory

@@ -128,8 +128,12 @@ func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 			}
 			return fmt.Errorf("point %d %s seed %d: %w", pt.ID, paramString(pt.Params), seed, err)
 		}
-		if delay > 0 {
-			time.Sleep(delay)
+		if delay > 0 { // a test's stand-in for a long run: interrupted like one
+			select {
+			case <-time.After(delay):
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
 		}
 		if opt.SaveSeries && out.Series != nil {
 			if err := output.WriteSeriesCSV(output.SeriesPath(opt.Dir, pt.ID, seed), out.Series); err != nil {
@@ -160,6 +164,18 @@ func Execute(ctx context.Context, plan *Plan, opt Options) (*Report, error) {
 	bar.finish()
 	rep.Runs = bar.done
 	if err != nil {
+		// The runs of a point left unfinished are its partial outputs: their series go, so
+		// the directory holds only finished points, and --resume runs the rest afresh.
+		if opt.SaveSeries {
+			for _, pi := range todo {
+				if left[pi] == 0 {
+					continue
+				}
+				for _, r := range rows[pi] {
+					os.Remove(output.SeriesPath(opt.Dir, r.Point, r.Seed))
+				}
+			}
+		}
 		return rep, err
 	}
 	all, err := output.ReadPoints(opt.Dir)
@@ -196,7 +212,12 @@ func prepareDir(plan *Plan, opt Options) (map[int]string, error) {
 		BaseHash: plan.BaseHash, Points: len(plan.Points), Seeds: plan.Seeds, Axes: AxisPaths(plan.Points),
 		Shard: opt.Shard, Version: output.Version, Command: opt.Command, Spec: plan.SpecText,
 	}
-	if old, err := output.ReadManifest(opt.Dir); err == nil {
+	old, err := output.ReadManifest(opt.Dir)
+	var se *output.SchemaError
+	if errors.As(err, &se) && !opt.Resume && len(done) == 0 {
+		err = os.ErrNotExist // an older sweep's manifest with nothing finished: replaced
+	}
+	if err == nil {
 		switch {
 		case !opt.Resume && len(done) > 0:
 			return nil, refused("%s already holds %d finished points: pass --resume to finish that sweep, or choose another --out", opt.Dir, len(done))
@@ -205,6 +226,8 @@ func prepareDir(plan *Plan, opt Options) (map[int]string, error) {
 		case opt.Resume && old.Shard.String() != opt.Shard.String():
 			return nil, refused("--resume: %s holds shard %s, this is shard %s", opt.Dir, old.Shard, opt.Shard)
 		}
+	} else if errors.As(err, &se) {
+		return nil, refused("%v", err)
 	} else if !os.IsNotExist(err) {
 		return nil, refused("%s: %v", opt.Dir, err)
 	} else if len(done) > 0 {
@@ -286,7 +309,7 @@ func Merge(out string, dirs []string, command []string) (*Report, error) {
 		}
 	}
 	if len(probs) > 0 {
-		return nil, fmt.Errorf("merge: %d problems:\n  %s", len(probs), joinLines(probs))
+		return nil, refused("merge: %d problems:\n  %s", len(probs), joinLines(probs))
 	}
 	if err := os.MkdirAll(filepath.Join(out, output.PointsDir), 0o755); err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,28 +44,60 @@ type Validation struct {
 // scenario path is returned resolved against the file's directory; whether the scenario and
 // each point's overrides load is the caller's to check (they are scenario loads).
 func LoadAnnotation(path string) (*Annotation, error) {
-	data, err := os.ReadFile(path)
+	a, _, err := loadAnnotation(path)
+	return a, err
+}
+
+// loadAnnotation is LoadAnnotation that also returns where each field was written, so a
+// problem found later (a point's override, a statistic) is reported at its line.
+func loadAnnotation(path string) (*Annotation, positions, error) {
+	data, err := config.ReadInput(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	a := new(Annotation)
 	seen, errs := config.DecodeFile(path, data, a)
+	pos := positions(seen)
 	if len(errs) == 0 {
 		for _, e := range checkAnnotation(a) {
-			fe := &config.FieldError{File: path, Path: e.path, Msg: e.msg}
-			if pos, ok := seen[e.path]; ok {
-				fe.Line, fe.Col, fe.Value = pos.Line, pos.Col, pos.Value
-			}
-			errs = append(errs, fe)
+			errs = append(errs, pos.at(path, e.path, e.msg))
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errs.Sorted()
+		return nil, nil, errs.Sorted()
 	}
 	if !filepath.IsAbs(a.Scenario) {
 		a.Scenario = filepath.Join(filepath.Dir(path), a.Scenario)
 	}
-	return a, nil
+	return a, pos, nil
+}
+
+// positions are the fields of a validation file by path (config.DecodeFile).
+type positions map[string]config.Pos
+
+// at is the problem msg about path in file, at the field's position or, for a field that is
+// missing, its nearest written parent's (a point missing its role is reported at the point).
+func (p positions) at(file, path, msg string) *config.FieldError {
+	fe := &config.FieldError{File: file, Path: path, Msg: msg}
+	for q := path; q != ""; q = parentPath(q) {
+		if pos, ok := p[q]; ok {
+			fe.Line, fe.Col = pos.Line, pos.Col
+			if q == path {
+				fe.Value = pos.Value
+			}
+			break
+		}
+	}
+	return fe
+}
+
+// parentPath is the YAML path one level up: a.b[2].c → a.b[2] → a.b → a → "".
+func parentPath(p string) string {
+	i := strings.LastIndexAny(p, ".[")
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
 }
 
 // ValidationPoint is one simulated setup (the scenario with Set applied, under Policy) and the

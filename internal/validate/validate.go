@@ -116,7 +116,7 @@ func Find(dir string) ([]string, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		data, err := os.ReadFile(path)
+		data, err := config.ReadInput(path)
 		if err != nil {
 			return nil, err
 		}
@@ -155,39 +155,137 @@ type scenarioFile struct {
 	v     *Validation
 }
 
-// Load reads validation files and their scenarios; a file that does not load, or whose
-// scenario or any point's overrides do not, is an error (every problem of every file).
+// Load reads validation files and their scenarios, and checks them whole before anything
+// runs: each file's own fields, its scenario, every point's overrides and policy, and every
+// statistic a compare entry names (runner.StatNames). Every problem of every file is
+// returned at once, as config.Errors at the file:line of the field to fix (a point's
+// override that does not apply is reported at the override, with the scenario's message).
 func Load(files []string) ([]*scenarioFile, error) {
 	var out []*scenarioFile
-	var errs []string
+	var errs config.Errors
 	for _, f := range files {
-		a, err := LoadAnnotation(f)
+		a, pos, err := loadAnnotation(f)
 		if err != nil {
-			errs = append(errs, err.Error())
+			errs = append(errs, asFieldErrors(f, "", err)...)
 			continue
 		}
-		data, err := os.ReadFile(a.Scenario)
+		data, err := config.ReadInput(a.Scenario)
 		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s: scenario: %v", f, err))
+			errs = append(errs, pos.at(f, "scenario", err.Error()))
 			continue
 		}
 		sc, err := config.LoadBytesWith(a.Scenario, data, filepath.Dir(a.Scenario), nil, nil)
 		if err != nil {
-			errs = append(errs, err.Error())
+			errs = append(errs, asFieldErrors(a.Scenario, "", err)...)
 			continue
 		}
 		sf := &scenarioFile{annot: f, path: a.Scenario, data: data, sc: sc, v: &a.Validation}
-		for _, pt := range sf.v.Points {
-			if _, err := config.LoadBytesWith(sf.path, data, filepath.Dir(sf.path), pointSets(pt), nil); err != nil {
-				errs = append(errs, fmt.Sprintf("%s: point %q: %v", f, pt.Label, err))
+		for i, pt := range sf.v.Points {
+			p := fmt.Sprintf("validation.points[%d]", i)
+			psc, err := config.LoadBytesWith(sf.path, data, filepath.Dir(sf.path), pointSets(pt), nil)
+			if err != nil {
+				pe := pointErrors(f, p, pt, pos, err)
+				errs = append(errs, pe...)
+				// The statistics are still judged, on the point without the overrides that
+				// failed, so every problem of the file is reported in one go.
+				if psc, err = config.LoadBytesWith(sf.path, data, filepath.Dir(sf.path), goodSets(pt, p, pe), nil); err != nil {
+					continue
+				}
+			}
+			names := runner.StatNames(psc)
+			for j, c := range pt.Compare {
+				if c.Stat != "" && !runner.MatchStat(names, c.Stat) {
+					errs = append(errs, pos.at(f, fmt.Sprintf("%s.compare[%d].stat", p, j), unknownStat(c.Stat, names)))
+				}
 			}
 		}
 		out = append(out, sf)
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("%s", strings.Join(errs, "\n"))
+		return nil, errs
 	}
 	return out, nil
+}
+
+// unknownStat says a statistic is not one a run of the point's scenario reports, with the
+// closest one and where the list is.
+func unknownStat(stat string, names []string) string {
+	var plain []string
+	for _, n := range names {
+		if !strings.Contains(n, "*") {
+			plain = append(plain, n)
+		}
+	}
+	hint := ""
+	if s := config.Suggest(stat, plain); s != "" {
+		hint = fmt.Sprintf(" (did you mean %s?)", s)
+	}
+	return fmt.Sprintf("not a statistic a run of this point reports%s: expected a summary metric, a DDL column (ddl0_<op>_duration_s), ddl.<field>, mean.<column>, per_txn.<column> or cpu_us_per_txn.<cpu column> (docs/scenarios.md, \"Validation files\")", hint)
+}
+
+// goodSets is the point's overrides less those a problem was placed at (pointErrors).
+func goodSets(pt ValidationPoint, p string, problems []*config.FieldError) []string {
+	bad := map[string]bool{}
+	for _, fe := range problems {
+		bad[fe.Path] = true
+	}
+	var out []string
+	for j, s := range pt.Set {
+		if !bad[fmt.Sprintf("%s.set[%d]", p, j)] {
+			out = append(out, s)
+		}
+	}
+	if pt.Policy != "" && !bad[p+".policy"] {
+		out = append(out, "policy="+pt.Policy)
+	}
+	return out
+}
+
+// pointErrors places the problems of loading a point's scenario: an override's problem at
+// the override (set[j], or policy), anything else at the point, each with the scenario's
+// message.
+func pointErrors(file, p string, pt ValidationPoint, pos positions, err error) []*config.FieldError {
+	var out []*config.FieldError
+	for _, fe := range asFieldErrors("", "", err) {
+		where := p + ".label"
+		if fe.File == "--set" {
+			for j, s := range pt.Set {
+				if k, _, _ := strings.Cut(s, "="); strings.TrimSpace(k) != "" && (fe.Path == strings.TrimSpace(k) || strings.HasPrefix(fe.Path, strings.TrimSpace(k)+".") || strings.HasPrefix(fe.Path, strings.TrimSpace(k)+"[")) {
+					where = fmt.Sprintf("%s.set[%d]", p, j)
+				}
+			}
+			if fe.Path == "policy" && pt.Policy != "" {
+				where = p + ".policy"
+			}
+		}
+		msg := fe.Error()
+		if fe.File == "--set" {
+			msg = fe.Path + ": " + fe.Msg
+			if fe.Value != "" {
+				msg = fmt.Sprintf("%s: bad value %q: %s", fe.Path, fe.Value, fe.Msg)
+			}
+		}
+		out = append(out, pos.at(file, where, fmt.Sprintf("point %q: %s", pt.Label, msg)))
+	}
+	return out
+}
+
+// asFieldErrors is err's problems one by one (a config.Errors), or err as one problem of
+// file at path.
+func asFieldErrors(file, path string, err error) []*config.FieldError {
+	var ce config.Errors
+	if errors.As(err, &ce) {
+		return ce
+	}
+	var fe *config.FieldError
+	if errors.As(err, &fe) {
+		return []*config.FieldError{fe}
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) && (file == "" || pe.Path == file) {
+		return []*config.FieldError{{File: pe.Path, Path: path, Msg: pe.Err.Error()}}
+	}
+	return []*config.FieldError{{File: file, Path: path, Msg: err.Error()}}
 }
 
 func pointSets(pt ValidationPoint) []string {
@@ -408,9 +506,13 @@ func (r *Results) Marshal() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// MaxResultsSize is the largest validation results file read: the committed one is about
+// 60 KiB for 80 rows, so 16 MiB is 20 000 rows.
+const MaxResultsSize = 16 << 20
+
 // ReadResults reads a results file.
 func ReadResults(path string) (*Results, error) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadInputLimit(path, MaxResultsSize, "a validation results file")
 	if err != nil {
 		return nil, err
 	}

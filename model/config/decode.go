@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,6 +43,9 @@ type decoder struct {
 	// being decoded around this one (a chain of profiles that build on each other).
 	dir   string
 	depth int
+	// chain lists the files that built on the one being decoded, outermost first, so a
+	// cycle of base: references is named as one.
+	chain []string
 	// steps counts values visited. YAML aliases let a small file name a value exponentially
 	// many times ("billion laughs"); past maxDecodeSteps the decoder stops descending.
 	steps int
@@ -507,6 +511,10 @@ func (d *decoder) structure(n *yaml.Node, v reflect.Value, path string) {
 			continue // read by based, before the other keys
 		}
 		idx, ok := fs.byName[k.Value]
+		if !ok && renamedTo(kp) != "" {
+			d.fail(k, kp, "", "renamed; use "+renamedTo(kp))
+			continue
+		}
 		if !ok {
 			names := fs.names
 			if takesBase(v.Type()) {
@@ -548,6 +556,9 @@ func (d *decoder) based(n, ref *yaml.Node, v reflect.Value, path string) {
 	}
 	if d.depth >= maxBaseDepth {
 		d.fail(ref, refPath, ref.Value, fmt.Sprintf("more than %d files built on each other: is there a cycle of base: references?", maxBaseDepth))
+		if d.failed != nil {
+			d.failed[path] = true
+		}
 		return
 	}
 	dir := d.dir
@@ -567,6 +578,15 @@ func (d *decoder) based(n, ref *yaml.Node, v reflect.Value, path string) {
 		return
 	}
 	file := root.file
+	chain := append(append([]string(nil), d.chain...), d.file)
+	if slices.Contains(chain, file) {
+		// Reported alone: the fields the cycle would have given are unknown, not missing.
+		d.fail(ref, refPath, ref.Value, "base: references form a cycle: "+strings.Join(append(chain[slices.Index(chain, file):], file), " → ")+"; one of them must build on a shipped profile or none")
+		if d.failed != nil {
+			d.failed[path] = true
+		}
+		return
+	}
 	// The base replaces whatever the field held; its values are recorded as written in it.
 	// The field's own position stays the one in this file.
 	keep, kept := Pos{}, false
@@ -575,7 +595,7 @@ func (d *decoder) based(n, ref *yaml.Node, v reflect.Value, path string) {
 	}
 	d.forget(path)
 	v.Set(reflect.Zero(v.Type()))
-	sub := &decoder{file: file, dir: Dir(file), depth: d.depth + 1, seen: d.seen, failed: d.failed, steps: d.steps}
+	sub := &decoder{file: file, dir: Dir(file), depth: d.depth + 1, chain: chain, seen: d.seen, failed: d.failed, steps: d.steps}
 	sub.decode(root.node, v, path)
 	d.steps = sub.steps
 	d.errs = append(d.errs, sub.errs...)
@@ -630,6 +650,24 @@ func (d *decoder) forget(path string) {
 			delete(d.seen, p)
 		}
 	}
+}
+
+// renamed lists the fields a scenario or profile could once name, by their path's last two
+// segments, with what replaced them — so an old file gets the new names, not just "unknown
+// field". From the history of the schema (git log -S on the field names): ahi_drop, the flat
+// per-page AHI drop cost, became the per-record costs model/calib measures (8e742aa).
+var renamed = map[string]string{
+	"costs.ahi_drop": "ahi_fold, ahi_node, block_scan (the AHI drop is charged per record and per block scanned: docs/scenarios.md, costs)",
+}
+
+// renamedTo is what replaced the field at path, or "".
+func renamedTo(path string) string {
+	for k, v := range renamed {
+		if path == k || strings.HasSuffix(path, "."+k) {
+			return v
+		}
+	}
+	return ""
 }
 
 func unknownFieldMsg(key string, valid []string) string {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"reflect"
+	"regexp"
 
 	"gopkg.in/yaml.v3"
 )
@@ -14,6 +15,20 @@ import (
 // lives), the seed included, fields in schema order, units in their canonical spelling. It
 // loads back to an identical scenario.
 func Marshal(sc *Scenario) ([]byte, error) {
+	b, err := marshal(sc)
+	if err != nil {
+		return nil, err
+	}
+	return unsetRowSize.ReplaceAll(b, nil), nil
+}
+
+// unsetRowSize is a data group's row_size line when it is unset (0: the table kind's own
+// row). Marshal leaves it out, since a written row_size: 0 is refused (writtenZeros); the
+// hash is over the text with it, as it always was, so no configuration hash changed.
+var unsetRowSize = regexp.MustCompile(`(?m)^ +row_size: 0\n`)
+
+// marshal is the canonical YAML Hash is taken over.
+func marshal(sc *Scenario) ([]byte, error) {
 	c := *sc
 	hw := sc.HardwareProfile
 	if reflect.ValueOf(hw).IsZero() && sc.Hardware.Inline != nil {
@@ -35,10 +50,10 @@ func Marshal(sc *Scenario) ([]byte, error) {
 }
 
 // Hash identifies an effective configuration: the first 16 hex digits of the SHA-256 of
-// Marshal's output. Two runs with the same hash simulate the same thing; the profile's file
+// Marshal's output (with an unset row_size written as 0, as it was before Marshal left it out). Two runs with the same hash simulate the same thing; the profile's file
 // name and comments in the scenario do not count, every value does.
 func Hash(sc *Scenario) string {
-	b, err := Marshal(sc)
+	b, err := marshal(sc)
 	if err != nil {
 		// Every schema type marshals; failing here means the schema gained one that does not.
 		panic("config: cannot marshal scenario: " + err.Error())

@@ -25,12 +25,19 @@ func ReadInput(path string) ([]byte, error) {
 	if IsShipped(path) {
 		return readShipped(path) // compiled into the binary (shipped.go)
 	}
+	return ReadInputLimit(path, MaxInputSize, "a YAML file")
+}
+
+// ReadInputLimit is ReadInput for an input of another kind and size (a results
+// directory's files, an imported text): a regular file of at most limit bytes, read
+// without blocking; expected names what was expected in the refusal ("a results.jsonl").
+func ReadInputLimit(path string, limit int64, expected string) ([]byte, error) {
 	// Stat before opening: opening a FIFO blocks until a writer appears. O_NONBLOCK covers
 	// a path swapped for one in between (it does nothing to a regular file).
 	if fi, err := os.Stat(path); err != nil {
 		return nil, err
 	} else if !fi.Mode().IsRegular() {
-		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s): expected a YAML file", fileKind(fi.Mode()))}
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s): expected %s", fileKind(fi.Mode()), expected)}
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -42,18 +49,18 @@ func ReadInput(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s): expected a YAML file", fileKind(fi.Mode()))}
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("not a regular file (%s): expected %s", fileKind(fi.Mode()), expected)}
 	}
-	if fi.Size() > MaxInputSize {
-		return nil, &os.PathError{Op: "read", Path: path, Err: errTooLarge(fi.Size())}
+	if fi.Size() > limit {
+		return nil, &os.PathError{Op: "read", Path: path, Err: errTooLarge(fi.Size(), limit, expected)}
 	}
 	// The size can change after Stat (a file being written): read through the limit anyway.
-	data, err := io.ReadAll(io.LimitReader(f, MaxInputSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, &os.PathError{Op: "read", Path: path, Err: err}
 	}
-	if len(data) > MaxInputSize {
-		return nil, &os.PathError{Op: "read", Path: path, Err: errTooLarge(int64(len(data)))}
+	if int64(len(data)) > limit {
+		return nil, &os.PathError{Op: "read", Path: path, Err: errTooLarge(int64(len(data)), limit, expected)}
 	}
 	return data, nil
 }
@@ -61,8 +68,11 @@ func ReadInput(path string) ([]byte, error) {
 // ErrTooLarge marks an input over MaxInputSize.
 var ErrTooLarge = errors.New("input file too large")
 
-func errTooLarge(n int64) error {
-	return fmt.Errorf("%w: %s, the limit is %s (docs/limits.md); a scenario is a few KiB", ErrTooLarge, Size(n), Size(MaxInputSize))
+func errTooLarge(n, limit int64, expected string) error {
+	if limit == MaxInputSize {
+		return fmt.Errorf("%w: %s, the limit is %s (docs/limits.md); a scenario is a few KiB", ErrTooLarge, Size(n), Size(limit))
+	}
+	return fmt.Errorf("%w: %s, the limit for %s is %s (docs/limits.md)", ErrTooLarge, Size(n), expected, Size(limit))
 }
 
 func fileKind(m os.FileMode) string {

@@ -289,6 +289,7 @@ func looksLikeMapping(v string) bool {
 // decode, or that depend on one, are dropped: one mistake, one message.
 func (l *loader) validation(sc *Scenario) {
 	found := append(validate(sc), l.unwrittenCosts(sc)...)
+	found = append(found, l.writtenZeros(sc)...)
 	judged := map[string]bool{}
 	for _, e := range found {
 		judged[e.path] = true
@@ -313,6 +314,19 @@ func (l *loader) validation(sc *Scenario) {
 // (a profile without CPU costs ran 35k tps on 4 threads at 0% CPU). A cost is required
 // unless its field says 0 means the model's default (zero:"default" in Costs); an explicit
 // `NAME: 0` is accepted, as a choice.
+// writtenZeros refuses a zero written where zero is the field's "unset" and not a value:
+// row_size: 0 would silently mean the default row, while row_size: 3 is refused.
+func (l *loader) writtenZeros(sc *Scenario) []verr {
+	var out []verr
+	for i, d := range sc.Data {
+		p := fmt.Sprintf("data[%d].row_size", i)
+		if d.RowSize == 0 && l.given(p) {
+			out = append(out, verr{path: p, msg: "expected a value from 4 B to 65535 B (leave row_size out for the table kind's own row)"})
+		}
+	}
+	return out
+}
+
 func (l *loader) unwrittenCosts(sc *Scenario) []verr {
 	if l.failed["hardware"] || (sc.Hardware.IsZero() && reflect.ValueOf(sc.HardwareProfile).IsZero()) {
 		return nil // no profile: that is its own error

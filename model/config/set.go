@@ -199,6 +199,10 @@ func setPath(d *decoder, sc *Scenario, path, value string) {
 				return
 			}
 			f, ok := field(v, s.key)
+			if !ok && renamedTo(joinPath(cur, s.key)) != "" {
+				d.fail(nil, path, "", fmt.Sprintf("%s: renamed; use %s", s.key, renamedTo(joinPath(cur, s.key))))
+				return
+			}
 			if !ok {
 				d.fail(nil, path, "", fmt.Sprintf("unknown key %q in %s; valid keys: %s", s.key, orRoot(cur), strings.Join(fieldsOf(v.Type()).names, ", ")))
 				return

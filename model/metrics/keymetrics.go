@@ -185,6 +185,9 @@ func nanMax(a, b float64) float64 {
 	return a
 }
 
+// DDLStats are RunStats' statistics over every DDL statement of a run.
+var DDLStats = []string{"ddl.duration_s", "ddl.total_duration_s", "ddl.mean_tps", "ddl.baseline_tps", "ddl.min_tps", "ddl.tps_ratio"}
+
 // RunStats are the statistics a validation file's compare entry may name for one run
 // (docs/scenarios.md, "Validation files"):
 //   - the key metrics (KeyMetrics): summary metrics, ddlN_<op>_duration_s and its phases

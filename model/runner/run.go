@@ -334,13 +334,17 @@ func summarize(srv *server.Server, s *metrics.Series, warm sim.Time) metrics.Sum
 			nodes += float64(t.Stats.NodesVisited)
 		}
 	}
-	add("temp_truncations", float64(len(d)))
+	add(tempTruncationSummary[0], float64(len(d)))
 	if len(d) > 0 {
-		add("temp_truncate_ms_mean", metrics.Mean(d))
-		add("temp_truncate_nodes_mean", nodes/float64(len(d)))
+		add(tempTruncationSummary[1], metrics.Mean(d))
+		add(tempTruncationSummary[2], nodes/float64(len(d)))
 	}
 	return sum
 }
+
+// tempTruncationSummary names the run's temp-tablespace truncation metrics (summarize): how
+// many in measured time, and (when there were any) their mean time and list nodes visited.
+var tempTruncationSummary = []string{"temp_truncations", "temp_truncate_ms_mean", "temp_truncate_nodes_mean"}
 
 // ddlResult converts a DDL's virtual times into seconds since the end of warmup and measures
 // the traffic dip: baseline = mean TPS of the intervals that ended before it started; the

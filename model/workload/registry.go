@@ -39,6 +39,12 @@ type Running interface {
 	Summary(s *metrics.Series, interval float64) metrics.Summary
 }
 
+// SummaryNamer is a Generator whose Running adds summary metrics: it names them, so what a
+// run can report is known from the configuration (runner.StatNames) before it runs.
+type SummaryNamer interface {
+	SummaryNames() []string
+}
+
 // kinds: adding a workload is one file plus one line here.
 var kinds = []config.Kind{
 	{Name: "sysbench", Doc: "sysbench 1.0 oltp_* scripts (point/range selects, updates, delete+insert)", New: func() config.Params { return new(Sysbench) }},

@@ -194,11 +194,24 @@ func (l tempLoop) Summary(s *metrics.Series, interval float64) metrics.Summary {
 	if len(before) == 0 || len(during) == 0 {
 		return nil
 	}
+	vals := []float64{stat.Mean(before, nil), stat.Mean(during, nil), stat.Mean(during, nil) / stat.Mean(before, nil),
+		stat.Mean(td, nil) / stat.Mean(tb, nil)}
 	var sum metrics.Summary
-	add := func(n string, v float64) { sum = append(sum, metrics.Metric{Name: n, Value: v}) }
-	add("temp_loop_baseline_iud_per_s", stat.Mean(before, nil))
-	add("temp_loop_iud_per_s", stat.Mean(during, nil))
-	add("temp_loop_iud_ratio", stat.Mean(during, nil)/stat.Mean(before, nil))
-	add("temp_loop_tps_ratio", stat.Mean(td, nil)/stat.Mean(tb, nil))
+	for i, n := range tempLoopSummary {
+		sum = append(sum, metrics.Metric{Name: n, Value: vals[i]})
+	}
 	return sum
+}
+
+// tempLoopSummary names the loop's summary metrics, in order: the iud/s before the loop and
+// while it runs, their ratio, and the ratio of the TPS.
+var tempLoopSummary = []string{"temp_loop_baseline_iud_per_s", "temp_loop_iud_per_s", "temp_loop_iud_ratio", "temp_loop_tps_ratio"}
+
+// SummaryNames are the summary metrics a started loop may add (SummaryNamer): none when it
+// starts with the run, as it then has no traffic before it to compare with.
+func (p *TempTableConnections) SummaryNames() []string {
+	if p.Start <= 0 {
+		return nil
+	}
+	return tempLoopSummary
 }
