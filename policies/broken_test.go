@@ -40,14 +40,14 @@ func indexed(srv *server.Server) server.Policy {
 func (b *broken) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st server.ScanStats) {
 	switch b.bug {
 	case bugSkipOne:
-		for _, in := range t.S.Inst {
+		for _, in := range t.Srv.Inst {
 			pages := t.CollectPages(in, server.Select{Space: sp.ID}, 0, &st)
 			if len(pages) > 0 {
 				t.RemovePages(in, pages[1:], &st)
 			}
 		}
 	case bugNoCPU:
-		for _, in := range t.S.Inst {
+		for _, in := range t.Srv.Inst {
 			var fs []bufpool.FrameID
 			for f := range in.BP.SpaceFrames(sp.ID) {
 				fs = append(fs, f)
@@ -61,10 +61,10 @@ func (b *broken) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st
 			}
 		}
 	case bugNoReport:
-		indexed(t.S).DropPages(t, sp, op)
+		indexed(t.Srv).DropPages(t, sp, op)
 	case bugKeepMutex:
-		st = indexed(t.S).DropPages(t, sp, op)
-		t.Lock(t.S.Inst[0].LRU)
+		st = indexed(t.Srv).DropPages(t, sp, op)
+		t.Lock(t.Srv.Inst[0].LRU)
 	}
 	return st
 }
@@ -73,14 +73,14 @@ func (b *broken) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op s
 	sel := server.Select{Space: sp.ID, Observer: obs, Dirty: true}
 	switch b.bug {
 	case bugSkipOne:
-		for _, in := range t.S.Inst {
+		for _, in := range t.Srv.Inst {
 			pages := t.CollectPages(in, sel, 0, &st)
 			if len(pages) > 0 {
 				t.FlushPageBatch(in, pages[1:], sel, &st)
 			}
 		}
 	case bugNoCPU:
-		for _, in := range t.S.Inst {
+		for _, in := range t.Srv.Inst {
 			var fs []bufpool.FrameID
 			for f := range in.BP.SpaceFrames(sp.ID) {
 				fs = append(fs, f)
@@ -94,10 +94,10 @@ func (b *broken) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op s
 			}
 		}
 	case bugNoReport:
-		indexed(t.S).FlushPages(t, sp, obs, op)
+		indexed(t.Srv).FlushPages(t, sp, obs, op)
 	case bugKeepMutex:
-		st = indexed(t.S).FlushPages(t, sp, obs, op)
-		t.Lock(t.S.Inst[0].LRU)
+		st = indexed(t.Srv).FlushPages(t, sp, obs, op)
+		t.Lock(t.Srv.Inst[0].LRU)
 	}
 	return st
 }

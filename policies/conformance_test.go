@@ -183,7 +183,7 @@ func conformance(t *testing.T, name string, factory server.PolicyFactory, op ser
 	exercised.retries += int(st.Sleeps)
 	exercised.yields += int(st.Yields)
 	for _, mu := range srv.Mutexes() {
-		if mu.Holder() == th.P {
+		if mu.Holder() == th.Proc {
 			bad("returned and still holds %s", mu.Name())
 		}
 	}

@@ -56,7 +56,7 @@ func (x *MyPolicy) Stale(in *server.Instance, f bufpool.FrameID) bool {
 // DropPages scans nothing: the caller marked the space deleted or bumped its version, so its
 // pages are stale. DROP/TRUNCATE still clean the AHI, as 8.0.23+ does.
 func (x *MyPolicy) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st server.ScanStats) {
-	if (op == server.OpDropTable || op == server.OpTruncateTable) && t.S.AHI {
+	if (op == server.OpDropTable || op == server.OpTruncateTable) && t.Srv.AHI {
 		st.Add(t.DropAHIForTable(sp.ID))
 	}
 	return st
@@ -67,7 +67,7 @@ func (x *MyPolicy) DropPages(t *server.Thread, sp *server.Space, op server.Op) (
 // tried again after 1 ms. It returns when they are on disk.
 func (x *MyPolicy) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op server.Op) (st server.ScanStats) {
 	sel := server.Select{Space: sp.ID, Observer: obs, Dirty: true}
-	for _, in := range t.S.Inst {
+	for _, in := range t.Srv.Inst {
 		todo := t.CollectPages(in, sel, x.batch, &st)
 		for len(todo) > 0 {
 			k := min(x.batch, len(todo))

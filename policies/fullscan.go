@@ -45,7 +45,7 @@ func (*FullscanParams) Check(*config.Scenario, *config.Checker)     {}
 
 func fullscanOf(srv *server.Server, params config.Params, name string) Fullscan {
 	p := params.(*FullscanParams)
-	progress := srv.Sc.MySQL.AlterTableProgress == nil || *srv.Sc.MySQL.AlterTableProgress
+	progress := srv.Scenario.MySQL.AlterTableProgress == nil || *srv.Scenario.MySQL.AlterTableProgress
 	return Fullscan{name: name, flush: flushOptions(srv, p), count: opt(p.CountPass, progress)}
 }
 
@@ -72,11 +72,11 @@ func (f *Fullscan) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op
 // FlushObserver::flush around it), shared by fullscan and lazy.
 func flushScan(t *server.Thread, sp *server.Space, obs uint16, opt server.FlushOptions, count bool) (st server.ScanStats) {
 	if obs != 0 && count {
-		for _, in := range t.S.Inst {
+		for _, in := range t.Srv.Inst {
 			st.Add(t.CountObserverPages(in, obs))
 		}
 	}
-	for _, in := range t.S.Inst {
+	for _, in := range t.Srv.Inst {
 		st.Add(t.FlushDirtyPages(in, server.FlushTarget{Space: sp.ID, Observer: obs}, opt))
 	}
 	if obs != 0 {

@@ -54,7 +54,7 @@ const (
 )
 
 func (x *Indexed) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st server.ScanStats) {
-	for _, in := range t.S.Inst {
+	for _, in := range t.Srv.Inst {
 		var left []server.Target
 		pages := t.CollectPages(in, server.Select{Space: sp.ID}, x.batch, &st)
 		for len(pages) > 0 {
@@ -73,7 +73,7 @@ func (x *Indexed) DropPages(t *server.Thread, sp *server.Space, op server.Op) (s
 
 func (x *Indexed) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op server.Op) (st server.ScanStats) {
 	sel := server.Select{Space: sp.ID, Observer: obs, Dirty: true}
-	for _, in := range t.S.Inst {
+	for _, in := range t.Srv.Inst {
 		var left []server.Target
 		pages := t.CollectPages(in, sel, x.batch, &st)
 		for len(pages) > 0 {

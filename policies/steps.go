@@ -9,7 +9,7 @@ import (
 // path is the version table's row for the server's version, policy name and op
 // (model/version, docs/innodb-source.md §8).
 func path(t *server.Thread, policy string, op server.Op) version.Row {
-	r, _, ok := version.Path(t.S.Ver, policy, version.Op(op))
+	r, _, ok := version.Path(t.Srv.Ver, version.Policy(policy), version.Op(op))
 	if !ok {
 		return version.Row{}
 	}
@@ -26,7 +26,7 @@ func runSteps(t *server.Thread, sp *server.Space, steps []version.Step, flush se
 			st.Add(t.DropAHIForTable(sp.ID))
 		}
 	}
-	for _, in := range t.S.Inst {
+	for _, in := range t.Srv.Inst {
 		for _, s := range steps {
 			switch s {
 			case version.AHILRUWalk:

@@ -80,7 +80,7 @@ func (o *CreateIndex) Run(x *Exec) {
 	writes0 := srv.SpaceWrites(space)
 	spec := buildSpec(srv, tab, idx)
 	spec.Engine, spec.OneAtATime = o.Engine, o.OneAtATime
-	b := indexbuild.Build(t.P, p.env(srv), spec)
+	b := indexbuild.Build(t.Proc, p.env(srv), spec)
 	addBuildPhases(x.R, b)
 	if b.Failed {
 		x.Fail(b.Reason)

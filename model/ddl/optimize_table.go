@@ -54,7 +54,7 @@ func (o *OptimizeTable) Run(x *Exec) {
 	writes0 := srv.SpaceWrites(space)
 	spec := buildSpec(srv, tab, idx)
 	spec.Rebuild = true // the primary key is unchanged: no sort for the clustered index
-	b := indexbuild.Build(t.P, p.env(srv), spec)
+	b := indexbuild.Build(t.Proc, p.env(srv), spec)
 	addBuildPhases(x.R, b)
 	if b.Failed {
 		x.Fail(b.Reason)

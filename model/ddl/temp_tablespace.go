@@ -11,7 +11,7 @@ import "github.com/ddlsim/ddlsim/model/server"
 // (bump_version()); before, the policy's scan frees the pages (docs/innodb-source.md §3).
 // The truncation is logged on the server for the run's summary.
 func TempTruncate(t *server.Thread, sp *server.Space) server.ScanStats {
-	srv := t.S
+	srv := t.Srv
 	start := t.Now()
 	sp.Version++
 	st := srv.DropPages(t, sp, server.OpTempTruncate)
@@ -25,5 +25,5 @@ func TempTruncate(t *server.Thread, sp *server.Space) server.ScanStats {
 // TempCreate is ibt::Tablespace::create's buf_LRU_flush_or_remove_pages(BUF_REMOVE_FLUSH_WRITE)
 // of the new (empty) tablespace: a full flush-list scan under fullscan.
 func TempCreate(t *server.Thread, sp *server.Space) server.ScanStats {
-	return t.S.FlushPages(t, sp, 0, server.OpTempCreate)
+	return t.Srv.FlushPages(t, sp, 0, server.OpTempCreate)
 }

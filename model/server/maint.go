@@ -25,7 +25,7 @@ const yieldEvery = bufpool.DropSearchSize
 // source does not test btr_search_enabled): with no hashed page it is one full walk with no
 // release.
 func (t *Thread) DropAHIForTablespace(in *Instance, space uint32) (st ScanStats) {
-	s := t.S
+	s := t.Srv
 	bp := in.BP
 	t.Lock(in.LRU)
 	var bounds []int
@@ -71,7 +71,7 @@ func (t *Thread) DropAHIForTablespace(in *Instance, space uint32) (st ScanStats)
 // entries is cleaned and the walk restarts from the tail; a fixed page makes it finish the
 // walk, sleep 20 ms and rescan.
 func (t *Thread) RemoveAllPages(in *Instance, space uint32) (st ScanStats) {
-	s := t.S
+	s := t.Srv
 	bp := in.BP
 	var found []bufpool.FrameID
 	for {
@@ -136,7 +136,7 @@ func (t *Thread) removePage(in *Instance, f bufpool.FrameID, st *ScanStats) bool
 		return false
 	}
 	in.BP.Remove(f, true)
-	t.Charge(t.S.Costs.PageFree)
+	t.Charge(t.Srv.Costs.PageFree)
 	st.PagesFreed++
 	return true
 }
@@ -282,7 +282,7 @@ func (w *flushWalk) mark(f bufpool.FrameID) wpos {
 
 // visit charges n nodes visited.
 func (w *flushWalk) visit(n int) {
-	w.t.Charge(sim.Time(n) * w.t.S.Costs.ListNode)
+	w.t.Charge(sim.Time(n) * w.t.Srv.Costs.ListNode)
 	w.st.NodesVisited += uint64(n)
 }
 
@@ -448,7 +448,7 @@ func (w *flushWalk) flushOrRemovePage(f bufpool.FrameID) bool {
 	case !w.opt.Write:
 		t.Lock(in.Flush) // buf_flush_remove takes the flush-list mutex itself
 		bp.MarkClean(f)
-		t.Charge(t.S.Costs.PageFree)
+		t.Charge(t.Srv.Costs.PageFree)
 		t.Unlock(in.Flush)
 		w.st.PagesFreed++
 		done = true
@@ -491,7 +491,7 @@ func (w *flushWalk) tryYield(prev wpos) wpos {
 		}
 		t.Unlock(in.Flush)
 		t.Unlock(in.LRU)
-		t.P.Sleep(0) // std::this_thread::yield()
+		t.Proc.Sleep(0) // std::this_thread::yield()
 		t.Lock(in.LRU)
 		t.Lock(in.Flush)
 		w.unpin(prev)
@@ -507,7 +507,7 @@ func (w *flushWalk) tryYield(prev wpos) wpos {
 		// buf_flush_yield: sticky while the LRU mutex is released, so prev keeps its place.
 		bp.SetIOFix(prev.f, bufpool.IOPin)
 		t.Unlock(in.LRU)
-		t.P.Sleep(0) // os_thread_yield()
+		t.Proc.Sleep(0) // os_thread_yield()
 		t.Lock(in.LRU)
 		bp.SetIOFix(prev.f, bufpool.IONone)
 		t.Lock(in.Flush)
@@ -552,13 +552,13 @@ func (w *flushWalk) unpin(prev wpos) {
 // doublewrite slots and an fsync of the system tablespace, then the data-file write
 // asynchronously; the page stays io-fixed on the flush list until that write completes.
 func (t *Thread) flushSinglePageAsync(in *Instance, f bufpool.FrameID) {
-	s := t.S
+	s := t.Srv
 	t.Charge(s.Costs.PageFlushCPU)
 	if s.Dblwr {
 		for s.dblwrSingle >= dblwrSingleSlots {
 			s.dblwrWaiters = append(s.dblwrWaiters, t)
 			t.Pay()
-			t.P.Park()
+			t.Proc.Park()
 		}
 		s.dblwrSingle++
 		t.Charge(s.Costs.PageWriteCPU)
@@ -582,13 +582,13 @@ func (t *Thread) flushSinglePageAsync(in *Instance, f bufpool.FrameID) {
 			if len(s.dblwrWaiters) > 0 {
 				w := s.dblwrWaiters[0]
 				s.dblwrWaiters = s.dblwrWaiters[1:]
-				w.P.Wake(0)
+				w.Proc.Wake(0)
 			}
 		}
 		for len(s.asyncWaiters) > 0 && s.asyncWrites == 0 {
 			w := s.asyncWaiters[0]
 			s.asyncWaiters = s.asyncWaiters[1:]
-			w.P.Wake(0)
+			w.Proc.Wake(0)
 		}
 	})
 }
@@ -600,9 +600,9 @@ const dblwrSingleSlots = 8
 // WaitPendingWrites is os_aio_wait_until_no_pending_writes.
 func (t *Thread) WaitPendingWrites() {
 	t.Pay()
-	for t.S.asyncWrites > 0 {
-		t.S.asyncWaiters = append(t.S.asyncWaiters, t)
-		t.P.Park()
+	for t.Srv.asyncWrites > 0 {
+		t.Srv.asyncWaiters = append(t.Srv.asyncWaiters, t)
+		t.Proc.Park()
 		t.Woken()
 	}
 }
@@ -612,7 +612,7 @@ func (t *Thread) WaitPendingWrites() {
 func (t *Thread) CountObserverPages(in *Instance, obs uint16) (st ScanStats) {
 	t.Lock(in.Flush)
 	n := in.BP.FlushLen()
-	t.Charge(sim.Time(n) * t.S.Costs.ListNode)
+	t.Charge(sim.Time(n) * t.Srv.Costs.ListNode)
 	t.Unlock(in.Flush)
 	st.NodesVisited = uint64(n)
 	return st
@@ -622,7 +622,7 @@ func (t *Thread) CountObserverPages(in *Instance, obs uint16) (st ScanStats) {
 func (t *Thread) WaitObserver(obs uint16) (st ScanStats) {
 	for {
 		left := 0
-		for _, in := range t.S.Inst {
+		for _, in := range t.Srv.Inst {
 			left += in.BP.ObserverDirty(obs)
 		}
 		if left == 0 {
@@ -639,7 +639,7 @@ func (t *Thread) WaitObserver(obs uint16) (st ScanStats) {
 // mutex released, then a yield. A table with no hashed page costs nothing: the loop's test
 // fails before the first round. It runs on DROP TABLE both before and after 8.0.23.
 func (t *Thread) DropAHIForTable(space uint32) (st ScanStats) {
-	s := t.S
+	s := t.Srv
 	for s.SpaceAHIPages(space) > 0 {
 		left := 0
 		for _, in := range s.Inst {
@@ -693,7 +693,7 @@ func (t *Thread) DropAHIForTable(space uint32) (st ScanStats) {
 // (buf_dblwr_flush_buffered_writes, buf_flush_write_complete). Stale pages (lazy drop) are
 // discarded instead of written. Returns the pages written.
 func (t *Thread) BatchWrite(in *Instance, pages []bufpool.FrameID) int {
-	s := t.S
+	s := t.Srv
 	bp := in.BP
 	written := 0
 	for len(pages) > 0 {
@@ -727,11 +727,11 @@ func (t *Thread) BatchWrite(in *Instance, pages []bufpool.FrameID) int {
 					s.ioDone(space)
 					pending--
 					if pending == 0 {
-						t.P.Wake(0)
+						t.Proc.Wake(0)
 					}
 				})
 			}
-			t.P.Park()
+			t.Proc.Park()
 			t.Woken()
 		}
 		t.Lock(in.Flush)
@@ -770,7 +770,7 @@ func (s *Server) PendingIO(space uint32) int { return s.pendingIO[space] }
 // flush and renamed (one metadata write and its sync on the data device). It returns the
 // retries.
 func (t *Thread) RenameSpace(space uint32) (retries int) {
-	s := t.S
+	s := t.Srv
 	for s.PendingIO(space) > 0 && retries < 25000 {
 		retries++
 		t.Sleep(100 * sim.Millisecond)
@@ -782,4 +782,4 @@ func (t *Thread) RenameSpace(space uint32) (retries int) {
 }
 
 // FsyncData is fil_flush of a data file.
-func (t *Thread) FsyncData() { t.IO(t.S.Data, sim.Sync, 0) }
+func (t *Thread) FsyncData() { t.IO(t.Srv.Data, sim.Sync, 0) }

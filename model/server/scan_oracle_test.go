@@ -99,7 +99,7 @@ func literalPrev(t *Thread, bp *bufpool.Instance, f bufpool.FrameID, fAt bufpool
 	if prev, ok = bp.FlushNewerThan(fAt); !ok {
 		oracleSeen.lost++
 		st.NodesVisited++
-		t.Charge(t.S.Costs.ListNode)
+		t.Charge(t.Srv.Costs.ListNode)
 		return prev, false
 	}
 	oracleSeen.stale++
@@ -129,7 +129,7 @@ var oracleSeen struct{ stale, recheck, fixed, lost int }
 // without the re-check and the pin; that is not what the source does (read in copy A,
 // mysql/mysql-server@f9e3b404 buf0lru.cc), so it was corrected together with maint.go.
 func literalFlushPass(t *Thread, in *Instance, tg FlushTarget, write bool, st *ScanStats) bool {
-	s := t.S
+	s := t.Srv
 	bp := in.BP
 	t.Lock(in.Flush)
 	processed := 0 // declared before the rescan label: not reset by a rescan
@@ -198,7 +198,7 @@ walk:
 				mustRestart = false
 				bp.SetIOFix(prev, bufpool.IOPin)
 				t.Unlock(in.LRU)
-				t.P.Sleep(0)
+				t.Proc.Sleep(0)
 				t.Lock(in.LRU)
 				bp.SetIOFix(prev, bufpool.IONone)
 				t.Lock(in.Flush)
@@ -226,7 +226,7 @@ func posOf(bp *bufpool.Instance, f bufpool.FrameID) bufpool.FlushPos {
 // buf_page_unpin(prev) (the block mutex is held until the flush-list mutex is back) and the
 // walk goes on from prev. buf_flush_try_yield pins prev the same way and unpins it after.
 func literalPinnedPass(t *Thread, in *Instance, tg FlushTarget, st *ScanStats) bool {
-	s := t.S
+	s := t.Srv
 	bp := in.BP
 	tryPin := func(p bufpool.FrameID) bool {
 		if p == bufpool.Nil {
@@ -296,7 +296,7 @@ func literalPinnedPass(t *Thread, in *Instance, tg FlushTarget, st *ScanStats) b
 			} else {
 				t.Unlock(in.Flush)
 				t.Unlock(in.LRU)
-				t.P.Sleep(0)
+				t.Proc.Sleep(0)
 				t.Lock(in.LRU)
 				t.Lock(in.Flush)
 				unpin(prev)
@@ -340,7 +340,7 @@ func literalFlushDirtyPages(t *Thread, in *Instance, tg FlushTarget, write bool)
 
 // literalRemoveAll is buf_LRU_remove_all_pages (§1.5) walked node by node.
 func literalRemoveAll(t *Thread, in *Instance, space uint32) (st ScanStats) {
-	s := t.S
+	s := t.Srv
 	bp := in.BP
 scanAgain:
 	t.Lock(in.LRU)

@@ -37,7 +37,7 @@ func costsFrom(c config.Costs) Costs {
 // Server is the simulated mysqld.
 type Server struct {
 	Sim      *sim.Sim
-	Sc       *config.Scenario
+	Scenario *config.Scenario
 	Cores    *sim.Cores
 	Data     *sim.Device
 	Log      *sim.Device
@@ -149,7 +149,7 @@ type TempTruncation struct {
 // workloads, schedule): it is the one place a server is made.
 func New(s *sim.Sim, sc *config.Scenario, newPolicy PolicyFactory) (*Server, error) {
 	hw := &sc.HardwareProfile
-	srv := &Server{Sim: s, Sc: sc, Costs: costsFrom(hw.Costs), PageSize: int64(sc.MySQL.PageSize)}
+	srv := &Server{Sim: s, Scenario: sc, Costs: costsFrom(hw.Costs), PageSize: int64(sc.MySQL.PageSize)}
 	var err error
 	if srv.Ver, err = version.Parse(sc.MySQL.Version); err != nil {
 		return nil, fmt.Errorf("mysql.version: %w", err)

@@ -55,7 +55,7 @@ func (tg Target) live(bp *bufpool.Instance) bool { return bp.InLRU(tg.F) && bp.K
 // from a page still in the list. Charged: list_node per node visited, and the ordering as an
 // insertion sort into a search tree (sort_row per comparison, log2 of the targets each).
 func (t *Thread) CollectPages(in *Instance, sel Select, hold int, st *ScanStats) []Target {
-	s, bp := t.S, in.BP
+	s, bp := t.Srv, in.BP
 	var out []Target
 	t.Lock(in.LRU)
 	n := 0
@@ -100,7 +100,7 @@ func (t *Thread) yieldLRU(in *Instance, f bufpool.FrameID, st *ScanStats) {
 	}
 	bp.SetIOFix(f, bufpool.IOPin)
 	t.Unlock(in.LRU)
-	t.P.Sleep(0)
+	t.Proc.Sleep(0)
 	t.Lock(in.LRU)
 	bp.SetIOFix(f, bufpool.IONone)
 	st.Yields++
@@ -113,7 +113,7 @@ func (t *Thread) yieldLRU(in *Instance, f bufpool.FrameID, st *ScanStats) {
 // target leaves the flush list unwritten. A target that is io-fixed or buffer-fixed is not
 // freed and comes back in left, for the caller to retry after a wait.
 func (t *Thread) RemovePages(in *Instance, batch []Target, st *ScanStats) (left []Target) {
-	s, bp := t.S, in.BP
+	s, bp := t.Srv, in.BP
 	for _, tg := range batch {
 		if tg.live(bp) && !bp.Blocked(tg.F) && t.DropPageAHI(in, tg.F) {
 			st.AHIDropped++
@@ -147,7 +147,7 @@ func (t *Thread) RemovePages(in *Instance, batch []Target, st *ScanStats) (left 
 // on disk. A target that is still a match but fixed (a write or a modification in flight)
 // comes back in left.
 func (t *Thread) FlushPageBatch(in *Instance, batch []Target, sel Select, st *ScanStats) (left []Target) {
-	s, bp := t.S, in.BP
+	s, bp := t.Srv, in.BP
 	var write []bufpool.FrameID
 	t.Lock(in.Flush)
 	for _, tg := range batch {

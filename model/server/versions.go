@@ -18,7 +18,7 @@ import (
 // of the space's descriptor page, with its redo). The cost grows with the table, not the pool.
 // The dict_sys mutex the real code holds throughout is not modelled.
 func (t *Thread) FreeTablePages(tab *schema.Table) (st ScanStats) {
-	s := t.S
+	s := t.Srv
 	const extent = 64
 	for _, ix := range tab.Indexes() {
 		for p := int64(0); p < ix.Pages; p++ {
@@ -45,7 +45,7 @@ func (t *Thread) FreeTablePages(tab *schema.Table) (st ScanStats) {
 func (t *Thread) MarkSpaceDeleted(in *Instance, space uint32) (st ScanStats) {
 	t.Lock(in.LRU)
 	n := in.BP.LRULen()
-	t.Charge(sim.Time(n) * t.S.Costs.ListNode)
+	t.Charge(sim.Time(n) * t.Srv.Costs.ListNode)
 	t.Unlock(in.LRU)
 	st.NodesVisited = uint64(n)
 	return st
@@ -57,7 +57,7 @@ func (t *Thread) MarkSpaceDeleted(in *Instance, space uint32) (st ScanStats) {
 // around each drop; the block's X latch taken).
 func (t *Thread) ChunkAHIPass(in *Instance, space uint32) (st ScanStats) {
 	bp := in.BP
-	t.Charge(sim.Time(bp.Frames()) * t.S.Costs.BlockScan)
+	t.Charge(sim.Time(bp.Frames()) * t.Srv.Costs.BlockScan)
 	var hashed []bufpool.FrameID
 	for f := range bp.SpaceFrames(space) {
 		if bp.HasAHI(f) && !bp.Blocked(f) {
@@ -78,7 +78,7 @@ func (t *Thread) ChunkAHIPass(in *Instance, space uint32) (st ScanStats) {
 // unlinking every page of the space that is not write-fixed; if one was, both mutexes are
 // released, the walk waits for the pending writes and runs again.
 func (t *Thread) FlushRemovePages(in *Instance, space uint32) (st ScanStats) {
-	s, bp := t.S, in.BP
+	s, bp := t.Srv, in.BP
 	for {
 		t.Lock(in.LRU)
 		t.Lock(in.Flush)
