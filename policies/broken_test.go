@@ -3,7 +3,9 @@ package policies_test
 import (
 	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/maint"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 	"github.com/ddlsim/ddlsim/policies"
 )
 
@@ -20,9 +22,9 @@ const (
 
 type broken struct{ bug bug }
 
-func (b *broken) Name() string                                 { return "broken" }
-func (b *broken) Traits() server.Traits                        { return server.Traits{} }
-func (b *broken) Stale(*server.Instance, bufpool.FrameID) bool { return false }
+func (b *broken) Name() string                     { return "broken" }
+func (b *broken) FreesStale() bool                 { return false }
+func (b *broken) Stale(*server.Space, uint16) bool { return false }
 
 // indexed is the registered indexed policy, for the bugs that wrap a correct one.
 func indexed(srv *server.Server) server.Policy {
@@ -37,13 +39,13 @@ func indexed(srv *server.Server) server.Policy {
 	return p
 }
 
-func (b *broken) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st server.ScanStats) {
+func (b *broken) DropPages(t *server.Thread, sp *server.Space, op version.Op) (st server.ScanStats) {
 	switch b.bug {
 	case bugSkipOne:
 		for _, in := range t.Srv.Inst {
-			pages := t.CollectPages(in, server.Select{Space: sp.ID}, 0, &st)
+			pages := maint.CollectPages(t, in, maint.Select{Space: sp.ID}, 0, &st)
 			if len(pages) > 0 {
-				t.RemovePages(in, pages[1:], &st)
+				maint.RemovePages(t, in, pages[1:], &st)
 			}
 		}
 	case bugNoCPU:
@@ -69,14 +71,14 @@ func (b *broken) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st
 	return st
 }
 
-func (b *broken) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op server.Op) (st server.ScanStats) {
-	sel := server.Select{Space: sp.ID, Observer: obs, Dirty: true}
+func (b *broken) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op version.Op) (st server.ScanStats) {
+	sel := maint.Select{Space: sp.ID, Observer: obs, Dirty: true}
 	switch b.bug {
 	case bugSkipOne:
 		for _, in := range t.Srv.Inst {
-			pages := t.CollectPages(in, sel, 0, &st)
+			pages := maint.CollectPages(t, in, sel, 0, &st)
 			if len(pages) > 0 {
-				t.FlushPageBatch(in, pages[1:], sel, &st)
+				maint.FlushPageBatch(t, in, pages[1:], sel, &st)
 			}
 		}
 	case bugNoCPU:

@@ -281,9 +281,9 @@ func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 		t.Charge(s.Costs.ListNode)
 		switch {
 		case bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0:
-		case s.policy.Stale(in, f) || !bp.IsDirty(f):
+		case s.Stale(in, f) || !bp.IsDirty(f):
 			wasDirty := bp.IsDirty(f)
-			if !t.readyToFree(in, f) {
+			if !t.ReadyToFree(in, f) {
 				break // fixed while the flush-list mutex was awaited
 			}
 			if wasDirty {

@@ -193,7 +193,7 @@ func New(s *sim.Sim, sc *config.Scenario, newPolicy PolicyFactory) (*Server, err
 		return nil, err
 	}
 	srv.policy = p
-	srv.lazy = p.Traits().FreesStale
+	srv.lazy = p.FreesStale()
 	return srv, nil
 }
 

@@ -148,7 +148,7 @@ func (t *Thread) access(pid schema.PageID, write bool) (*Instance, bufpool.Frame
 		if f != bufpool.Nil {
 			// Traits.FreesStale: a policy without it never reports a page stale, so the
 			// hit path does not ask it (an interface call per page access).
-			io, stale := bp.IOFix(f), s.lazy && s.policy.Stale(in, f)
+			io, stale := bp.IOFix(f), s.lazy && s.Stale(in, f)
 			if io == bufpool.IORead || (io == bufpool.IOWrite && write) ||
 				(stale && (bp.FixCount(f) > 0 || io != bufpool.IONone)) {
 				// A read in flight (buf_wait_for_read); a page being written that this
@@ -248,7 +248,7 @@ func (t *Thread) NewPage(pid schema.PageID) {
 	in := s.InstanceOf(pid)
 	for {
 		f := in.BP.Lookup(bufpool.PageID(pid))
-		if f != bufpool.Nil && !s.policy.Stale(in, f) {
+		if f != bufpool.Nil && !s.Stale(in, f) {
 			t.Charge(s.Costs.PageHit)
 			in.BP.Fix(f)
 			t.dirty(in, f)
@@ -339,7 +339,7 @@ const RedoPerPage = redoPerPage
 func (t *Thread) freeStale(in *Instance, f bufpool.FrameID) {
 	var ahi pendingAHI
 	t.Lock(in.LRU)
-	if in.BP.InLRU(f) && t.Srv.policy.Stale(in, f) && t.readyToFree(in, f) {
+	if in.BP.InLRU(f) && t.Srv.Stale(in, f) && t.ReadyToFree(in, f) {
 		ahi.note(t.Srv, in, f)
 		in.BP.Remove(f, false)
 		t.Srv.Stats.StalePagesFreed++
@@ -385,7 +385,7 @@ func (t *Thread) getFreeBlockFrom(in *Instance, n int, scanned bool) bufpool.Fra
 			// buf_LRU_free_page puts the block on the free list; the loop takes it (or
 			// another thread does first, as in InnoDB).
 			wasDirty := bp.IsDirty(v) // a stale dirty page (lazy drop) is freed without a write
-			if !t.readyToFree(in, v) {
+			if !t.ReadyToFree(in, v) {
 				t.Unlock(in.LRU)
 				continue // fixed meanwhile: look again
 			}
@@ -429,7 +429,7 @@ func (s *Server) evictScan(in *Instance, limit int) (bufpool.FrameID, int) {
 		n := 0
 		for f := bp.LRUTail(); f != bufpool.Nil && n < bufpool.SearchScanDefault && (limit == 0 || n < limit); f = bp.LRUPrev(f) {
 			n++
-			if bp.IOFix(f) == bufpool.IONone && bp.FixCount(f) == 0 && s.policy.Stale(in, f) {
+			if bp.IOFix(f) == bufpool.IONone && bp.FixCount(f) == 0 && s.Stale(in, f) {
 				s.Stats.StaleEvicted++
 				return f, n
 			}

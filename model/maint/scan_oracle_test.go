@@ -1,6 +1,6 @@
-package server_test
+package maint_test
 
-// The fast scan bookkeeping of maint.go (ranks from the flush-list order statistics, the
+// The fast scan bookkeeping of walks.go and flushwalk.go (ranks from the flush-list order statistics, the
 // space's page list instead of an LRU walk) against literal walks that follow the source
 // loops of docs/innodb-source.md §1.3–1.5 node by node. Each case builds the same static pool
 // twice (same seed), runs the routine in one and the literal walk in the other, with only the
@@ -17,6 +17,7 @@ import (
 	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/runner"
+	. "github.com/ddlsim/ddlsim/model/maint"
 	. "github.com/ddlsim/ddlsim/model/server"
 	"github.com/ddlsim/ddlsim/sim"
 )
@@ -169,7 +170,7 @@ walk:
 				default:
 					bp.SetIOFix(f, bufpool.IOWrite)
 					t.Unlock(in.LRU)
-					t.FlushSinglePageAsync(in, f)
+					t.FlushPageAsync(in, f)
 					st.PagesFlushed++
 					t.Lock(in.LRU)
 					done = true
@@ -277,7 +278,7 @@ func literalPinnedPass(t *Thread, in *Instance, tg FlushTarget, st *ScanStats) b
 				if bp.IOFix(f) == bufpool.IONone && bp.IsDirty(f) && bp.FixCount(f) == 0 {
 					bp.SetIOFix(f, bufpool.IOWrite)
 					t.Unlock(in.LRU)
-					t.FlushSinglePageAsync(in, f)
+					t.FlushPageAsync(in, f)
 					st.PagesFlushed++
 					t.Lock(in.LRU)
 				}
@@ -484,7 +485,7 @@ func compareScan(t *testing.T, got, want scanRun, checkYields bool) {
 func TestRemoveAllPagesMatchesLiteralWalk(t *testing.T) {
 	for _, ahi := range []int{0, 5} {
 		t.Run(fmt.Sprintf("ahi=%d", ahi), func(t *testing.T) {
-			got := runScan(t, true, ahi, 0, func(th *Thread, in *Instance, sp uint32) ScanStats { return th.RemoveAllPages(in, sp) })
+			got := runScan(t, true, ahi, 0, func(th *Thread, in *Instance, sp uint32) ScanStats { return RemoveAllPages(th, in, sp) })
 			want := runScan(t, true, ahi, 0, func(th *Thread, in *Instance, sp uint32) ScanStats { return literalRemoveAll(th, in, sp) })
 			if want.stats[0].PagesFreed == 0 || want.stats[0].NodesVisited < 1000 {
 				t.Fatalf("degenerate pool: %+v", want.stats)
@@ -501,7 +502,7 @@ func TestRemoveAllPagesMatchesLiteralWalk(t *testing.T) {
 
 func TestFlushNoWriteMatchesLiteralWalk(t *testing.T) {
 	got := runScan(t, true, 0, 0, func(th *Thread, in *Instance, sp uint32) ScanStats {
-		return th.FlushDirtyPages(in, FlushTarget{Space: sp}, FlushOptions{})
+		return FlushDirtyPages(th, in, FlushTarget{Space: sp}, FlushOptions{})
 	})
 	want := runScan(t, true, 0, 0, func(th *Thread, in *Instance, sp uint32) ScanStats {
 		return literalFlushDirtyPages(th, in, FlushTarget{Space: sp}, false)
@@ -518,7 +519,7 @@ func TestFlushWriteRestartMatchesLiteralWalk(t *testing.T) {
 			t.Run(fmt.Sprintf("dblwr=%v/observer=%d", dblwr, obs), func(t *testing.T) {
 				opt := FlushOptions{Write: true, RestartFromTail: true}
 				got := runScan(t, dblwr, 0, obs, func(th *Thread, in *Instance, sp uint32) ScanStats {
-					return th.FlushDirtyPages(in, FlushTarget{Space: sp, Observer: obs}, opt)
+					return FlushDirtyPages(th, in, FlushTarget{Space: sp, Observer: obs}, opt)
 				})
 				want := runScan(t, dblwr, 0, obs, func(th *Thread, in *Instance, sp uint32) ScanStats {
 					return literalFlushDirtyPages(th, in, FlushTarget{Space: sp, Observer: obs}, true)
@@ -659,7 +660,7 @@ func TestFlushMatchesLiteralWalkUnderChurn(t *testing.T) {
 	for _, v := range vs {
 		t.Run(v.name, func(t *testing.T) {
 			got := runScanWith(t, v.dblwr, 0, v.obs, v.seed, func(th *Thread, in *Instance, sp uint32) ScanStats {
-				return th.FlushDirtyPages(in, FlushTarget{Space: sp, Observer: v.obs}, v.opt)
+				return FlushDirtyPages(th, in, FlushTarget{Space: sp, Observer: v.obs}, v.opt)
 			})
 			want := runScanWith(t, v.dblwr, 0, v.obs, v.seed, func(th *Thread, in *Instance, sp uint32) ScanStats {
 				return v.literal(th, in, FlushTarget{Space: sp, Observer: v.obs})
@@ -683,7 +684,7 @@ func TestFlushWritePinnedMatchesLiteralWalk(t *testing.T) {
 	for _, obs := range []uint16{0, 9} {
 		t.Run(fmt.Sprintf("observer=%d", obs), func(t *testing.T) {
 			got := runScan(t, true, 0, obs, func(th *Thread, in *Instance, sp uint32) ScanStats {
-				return th.FlushDirtyPages(in, FlushTarget{Space: sp, Observer: obs}, FlushOptions{Write: true})
+				return FlushDirtyPages(th, in, FlushTarget{Space: sp, Observer: obs}, FlushOptions{Write: true})
 			})
 			want := runScan(t, true, 0, obs, func(th *Thread, in *Instance, sp uint32) ScanStats {
 				return literalPinnedFlush(th, in, FlushTarget{Space: sp, Observer: obs})
