@@ -34,4 +34,3 @@ func TestOneAssemblyPath(t *testing.T) {
 		t.Errorf("servers assembled outside runner.Build:\n%s", strings.Join(offenders, "\n"))
 	}
 }
-

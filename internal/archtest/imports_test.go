@@ -96,4 +96,3 @@ func projectImports(t *testing.T, root string) map[string][]string {
 	}
 	return out
 }
-

@@ -16,8 +16,8 @@ import (
 
 	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
-	"github.com/ddlsim/ddlsim/model/runner"
 	. "github.com/ddlsim/ddlsim/model/maint"
+	"github.com/ddlsim/ddlsim/model/runner"
 	. "github.com/ddlsim/ddlsim/model/server"
 	"github.com/ddlsim/ddlsim/sim"
 )

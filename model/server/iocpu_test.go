@@ -83,7 +83,7 @@ func TestIOCPUChargedPerOperationAndSleep(t *testing.T) {
 			f := in.BP.Lookup(bufpool.PageID(pid))
 			in.BP.SetIOFix(f, bufpool.IOWrite)
 			th.FlushPageAsync(in, f) // doublewrite slot write + fsync; the data write async
-			th.WaitPendingWrites()         // one more sleep until it completes
+			th.WaitPendingWrites()   // one more sleep until it completes
 		}, 1 + 2 + 1, 1, 2},
 	} {
 		c0, s0 := ioRun(t, zero, tc.body)
