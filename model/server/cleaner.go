@@ -19,7 +19,6 @@ import (
 // share the slots.
 type cleaners struct {
 	s       *Server
-	threads []*Thread
 	queue   []int // instances left in this round
 	working int
 	coord   *Thread

@@ -278,8 +278,6 @@ func (s *Server) LRUPages() (n int) {
 
 func nowMs(t sim.Time) uint32 { return uint32(t / sim.Millisecond) }
 
-func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
-
 // RecordTxn records one finished transaction's latency.
 func (s *Server) RecordTxn(lat sim.Time) {
 	s.Stats.Txns++
