@@ -128,7 +128,7 @@ var oracleSeen struct{ stale, recheck, fixed, lost int }
 //
 // The earlier version of this oracle held the flush-list mutex across a removal and yielded
 // without the re-check and the pin; that is not what the source does (read in copy A,
-// mysql/mysql-server@f9e3b404 buf0lru.cc), so it was corrected together with maint.go.
+// mysql/mysql-server@f9e3b404 buf0lru.cc), so it was corrected together with the walk (then model/server/maint.go, now flushwalk.go).
 func literalFlushPass(t *Thread, in *Instance, tg FlushTarget, write bool, st *ScanStats) bool {
 	s := t.Srv
 	bp := in.BP
