@@ -3,7 +3,9 @@ package policies_test
 import (
 	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/maint"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 	"github.com/ddlsim/ddlsim/policies"
 )
 
@@ -20,9 +22,9 @@ const (
 
 type broken struct{ bug bug }
 
-func (b *broken) Name() string                                 { return "broken" }
-func (b *broken) Traits() server.Traits                        { return server.Traits{} }
-func (b *broken) Stale(*server.Instance, bufpool.FrameID) bool { return false }
+func (b *broken) Name() string                     { return "broken" }
+func (b *broken) FreesStale() bool                 { return false }
+func (b *broken) Stale(*server.Space, uint16) bool { return false }
 
 // indexed is the registered indexed policy, for the bugs that wrap a correct one.
 func indexed(srv *server.Server) server.Policy {
@@ -37,17 +39,17 @@ func indexed(srv *server.Server) server.Policy {
 	return p
 }
 
-func (b *broken) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st server.ScanStats) {
+func (b *broken) DropPages(t *server.Thread, sp *server.Space, op version.Op) (st server.ScanStats) {
 	switch b.bug {
 	case bugSkipOne:
-		for _, in := range t.S.Inst {
-			pages := t.CollectPages(in, server.Select{Space: sp.ID}, 0, &st)
+		for _, in := range t.Srv.Inst {
+			pages := maint.CollectPages(t, in, maint.Select{Space: sp.ID}, 0, &st)
 			if len(pages) > 0 {
-				t.RemovePages(in, pages[1:], &st)
+				maint.RemovePages(t, in, pages[1:], &st)
 			}
 		}
 	case bugNoCPU:
-		for _, in := range t.S.Inst {
+		for _, in := range t.Srv.Inst {
 			var fs []bufpool.FrameID
 			for f := range in.BP.SpaceFrames(sp.ID) {
 				fs = append(fs, f)
@@ -61,26 +63,26 @@ func (b *broken) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st
 			}
 		}
 	case bugNoReport:
-		indexed(t.S).DropPages(t, sp, op)
+		indexed(t.Srv).DropPages(t, sp, op)
 	case bugKeepMutex:
-		st = indexed(t.S).DropPages(t, sp, op)
-		t.Lock(t.S.Inst[0].LRU)
+		st = indexed(t.Srv).DropPages(t, sp, op)
+		t.Lock(t.Srv.Inst[0].LRU)
 	}
 	return st
 }
 
-func (b *broken) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op server.Op) (st server.ScanStats) {
-	sel := server.Select{Space: sp.ID, Observer: obs, Dirty: true}
+func (b *broken) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op version.Op) (st server.ScanStats) {
+	sel := maint.Select{Space: sp.ID, Observer: obs, Dirty: true}
 	switch b.bug {
 	case bugSkipOne:
-		for _, in := range t.S.Inst {
-			pages := t.CollectPages(in, sel, 0, &st)
+		for _, in := range t.Srv.Inst {
+			pages := maint.CollectPages(t, in, sel, 0, &st)
 			if len(pages) > 0 {
-				t.FlushPageBatch(in, pages[1:], sel, &st)
+				maint.FlushPageBatch(t, in, pages[1:], sel, &st)
 			}
 		}
 	case bugNoCPU:
-		for _, in := range t.S.Inst {
+		for _, in := range t.Srv.Inst {
 			var fs []bufpool.FrameID
 			for f := range in.BP.SpaceFrames(sp.ID) {
 				fs = append(fs, f)
@@ -94,10 +96,10 @@ func (b *broken) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op s
 			}
 		}
 	case bugNoReport:
-		indexed(t.S).FlushPages(t, sp, obs, op)
+		indexed(t.Srv).FlushPages(t, sp, obs, op)
 	case bugKeepMutex:
-		st = indexed(t.S).FlushPages(t, sp, obs, op)
-		t.Lock(t.S.Inst[0].LRU)
+		st = indexed(t.Srv).FlushPages(t, sp, obs, op)
+		t.Lock(t.Srv.Inst[0].LRU)
 	}
 	return st
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/ddlsim/ddlsim/model/runner"
 	"github.com/ddlsim/ddlsim/model/schema"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 	"github.com/ddlsim/ddlsim/policies"
 	"github.com/ddlsim/ddlsim/sim"
 )
@@ -137,12 +138,12 @@ func conformance(t *testing.T, name string, factory server.PolicyFactory, op ser
 
 	// The target: one table's space (or, for temp_create, a new empty one).
 	sp := srv.Spaces.Get(srv.Tables[r.IntN(len(srv.Tables))].Space)
-	if op.Op == server.OpTempCreate {
+	if op.Op == version.OpTempCreate {
 		sp = srv.Spaces.New("temp.ibt")
 		sp.Temp = true
 	}
 	obs := uint16(0)
-	if op.Op == server.OpObserverFlush {
+	if op.Op == version.OpObserverFlush {
 		obs = srv.NewObserver()
 	}
 	randomize(srv, r, sp.ID, obs)
@@ -183,7 +184,7 @@ func conformance(t *testing.T, name string, factory server.PolicyFactory, op ser
 	exercised.retries += int(st.Sleeps)
 	exercised.yields += int(st.Yields)
 	for _, mu := range srv.Mutexes() {
-		if mu.Holder() == th.P {
+		if mu.Holder() == th.Proc {
 			bad("returned and still holds %s", mu.Name())
 		}
 	}
@@ -191,7 +192,7 @@ func conformance(t *testing.T, name string, factory server.PolicyFactory, op ser
 		bad("pool invariants: %v", err)
 	}
 	after := takeCensus(srv, sp.ID, obs)
-	frees := srv.PolicyTraits().FreesStale
+	frees := srv.PolicyFreesStale()
 	switch {
 	case op.Flush && obs != 0 && after.observerDirty > 0:
 		bad("%d dirty pages of the flush observer remain", after.observerDirty)

@@ -4,20 +4,20 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/maint"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
 // The worked example of docs/policies.md, "Writing a new policy": a policy that is 8.0.23's
 // lazy drop plus a flush that visits only its target's pages and writes them in doublewrite
-// batches, built on the toolkit. In policies/ it would be one file plus one registry line;
+// batches, built on model/maint's walks and toolkit. In policies/ it would be one file plus one registry line;
 // here it is checked by the conformance suite like the registered policies.
 
 // MyPolicy is 8.0.23's lazy drop plus an indexed flush in batches of `batch` pages.
 type MyPolicy struct {
-	srv   *server.Server
 	batch int
 }
 
@@ -35,7 +35,7 @@ func (p *MyPolicyParams) Check(sc *config.Scenario, c *config.Checker) {
 }
 
 func newMyPolicy(srv *server.Server, params config.Params) (server.Policy, error) {
-	x := &MyPolicy{srv: srv, batch: 128}
+	x := &MyPolicy{batch: 128}
 	if b := params.(*MyPolicyParams).Batch; b != nil {
 		x.batch = *b
 	}
@@ -44,20 +44,20 @@ func newMyPolicy(srv *server.Server, params config.Params) (server.Policy, error
 
 func (x *MyPolicy) Name() string { return "mypolicy" }
 
-// Traits: dropped pages stay in the pool, stale, and the pool frees them where it meets them.
-func (x *MyPolicy) Traits() server.Traits { return server.Traits{FreesStale: true} }
+// FreesStale: dropped pages stay in the pool, stale, and the pool frees them where it meets them.
+func (x *MyPolicy) FreesStale() bool { return true }
 
-// Stale is called on every page lookup: O(1), no allocation, no side effect.
-func (x *MyPolicy) Stale(in *server.Instance, f bufpool.FrameID) bool {
-	sp := x.srv.Spaces.Get(in.BP.Key(f).Space())
-	return sp != nil && (sp.Deleted || uint16(sp.Version) != in.BP.SpaceVersion(f))
+// Stale is called on every page lookup with the page's space and the space version it was
+// read at: O(1), no allocation, no side effect.
+func (x *MyPolicy) Stale(sp *server.Space, pageVersion uint16) bool {
+	return sp.Deleted || uint16(sp.Version) != pageVersion
 }
 
 // DropPages scans nothing: the caller marked the space deleted or bumped its version, so its
 // pages are stale. DROP/TRUNCATE still clean the AHI, as 8.0.23+ does.
-func (x *MyPolicy) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st server.ScanStats) {
-	if (op == server.OpDropTable || op == server.OpTruncateTable) && t.S.AHI {
-		st.Add(t.DropAHIForTable(sp.ID))
+func (x *MyPolicy) DropPages(t *server.Thread, sp *server.Space, op version.Op) (st server.ScanStats) {
+	if (op == version.OpDropTable || op == version.OpTruncateTable) && t.Srv.AHI {
+		st.Add(maint.DropAHIForTable(t, sp.ID))
 	}
 	return st
 }
@@ -65,13 +65,13 @@ func (x *MyPolicy) DropPages(t *server.Thread, sp *server.Space, op server.Op) (
 // FlushPages collects the target's dirty pages from the space's page index (charged per node,
 // the LRU mutex held per batch), then writes them batch by batch; a page that was fixed is
 // tried again after 1 ms. It returns when they are on disk.
-func (x *MyPolicy) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op server.Op) (st server.ScanStats) {
-	sel := server.Select{Space: sp.ID, Observer: obs, Dirty: true}
-	for _, in := range t.S.Inst {
-		todo := t.CollectPages(in, sel, x.batch, &st)
+func (x *MyPolicy) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op version.Op) (st server.ScanStats) {
+	sel := maint.Select{Space: sp.ID, Observer: obs, Dirty: true}
+	for _, in := range t.Srv.Inst {
+		todo := maint.CollectPages(t, in, sel, x.batch, &st)
 		for len(todo) > 0 {
 			k := min(x.batch, len(todo))
-			left := t.FlushPageBatch(in, todo[:k], sel, &st)
+			left := maint.FlushPageBatch(t, in, todo[:k], sel, &st)
 			todo = append(todo[k:], left...)
 			if len(left) == k {
 				st.Sleeps++
@@ -80,7 +80,7 @@ func (x *MyPolicy) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op
 		}
 	}
 	if obs != 0 {
-		st.Add(t.WaitObserver(obs))
+		st.Add(maint.WaitObserver(t, obs))
 	} else {
 		t.FsyncData()
 	}

@@ -1,9 +1,10 @@
 package policies
 
 import (
-	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/maint"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // Fullscan is the community server's scanning code before lazy drop, as the configured version
@@ -22,7 +23,8 @@ import (
 // (which is lazy itself) fullscan is the what-if of 8.0.22's scans.
 type Fullscan struct {
 	name  string
-	flush server.FlushOptions
+	steps *maint.Steps // the version table's rows under the policy's key, loaded when built
+	flush maint.FlushOptions
 	count bool
 }
 
@@ -43,44 +45,51 @@ type FullscanParams struct {
 func (*FullscanParams) Defaults(*config.Scenario, config.Defaulter) {}
 func (*FullscanParams) Check(*config.Scenario, *config.Checker)     {}
 
-func fullscanOf(srv *server.Server, params config.Params, name string) Fullscan {
+// fullscanOf builds the scanning code of policy name, whose DropPages runs the version
+// table's rows keyed key (fullscan, lazy and percona_lazy differ only there and in FreesStale).
+func fullscanOf(srv *server.Server, params config.Params, name string, key version.Policy) (Fullscan, error) {
 	p := params.(*FullscanParams)
-	progress := srv.Sc.MySQL.AlterTableProgress == nil || *srv.Sc.MySQL.AlterTableProgress
-	return Fullscan{name: name, flush: flushOptions(srv, p), count: opt(p.CountPass, progress)}
+	progress := srv.Scenario.MySQL.AlterTableProgress == nil || *srv.Scenario.MySQL.AlterTableProgress
+	steps, err := maint.LoadSteps(srv, key)
+	if err != nil {
+		return Fullscan{}, err
+	}
+	return Fullscan{name: name, steps: steps, flush: flushOptions(srv, p), count: opt(p.CountPass, progress)}, nil
 }
 
 func newFullscan(srv *server.Server, params config.Params) (server.Policy, error) {
-	f := fullscanOf(srv, params, "fullscan")
-	return &f, nil
+	f, err := fullscanOf(srv, params, "fullscan", version.PolicyFullscan)
+	return &f, err
 }
 
 func (f *Fullscan) Name() string { return f.name }
 
-func (f *Fullscan) Traits() server.Traits { return server.Traits{} }
+func (f *Fullscan) FreesStale() bool { return false }
 
-func (f *Fullscan) Stale(*server.Instance, bufpool.FrameID) bool { return false }
+func (f *Fullscan) Stale(*server.Space, uint16) bool { return false }
 
-func (f *Fullscan) DropPages(t *server.Thread, sp *server.Space, op server.Op) server.ScanStats {
-	return runSteps(t, sp, path(t, "fullscan", op).Steps, f.flush)
+// DropPages runs the version's steps for op (LoadSteps).
+func (f *Fullscan) DropPages(t *server.Thread, sp *server.Space, op version.Op) server.ScanStats {
+	return f.steps.Run(t, sp, op, f.flush)
 }
 
-func (f *Fullscan) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op server.Op) (st server.ScanStats) {
+func (f *Fullscan) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op version.Op) (st server.ScanStats) {
 	return flushScan(t, sp, obs, f.flush, f.count)
 }
 
 // flushScan is buf_LRU_flush_or_remove_pages(BUF_REMOVE_FLUSH_WRITE) (and, for an observer,
 // FlushObserver::flush around it), shared by fullscan and lazy.
-func flushScan(t *server.Thread, sp *server.Space, obs uint16, opt server.FlushOptions, count bool) (st server.ScanStats) {
+func flushScan(t *server.Thread, sp *server.Space, obs uint16, opt maint.FlushOptions, count bool) (st server.ScanStats) {
 	if obs != 0 && count {
-		for _, in := range t.S.Inst {
-			st.Add(t.CountObserverPages(in, obs))
+		for _, in := range t.Srv.Inst {
+			st.Add(maint.CountObserverPages(t, in, obs))
 		}
 	}
-	for _, in := range t.S.Inst {
-		st.Add(t.FlushDirtyPages(in, server.FlushTarget{Space: sp.ID, Observer: obs}, opt))
+	for _, in := range t.Srv.Inst {
+		st.Add(maint.FlushDirtyPages(t, in, maint.FlushTarget{Space: sp.ID, Observer: obs}, opt))
 	}
 	if obs != 0 {
-		st.Add(t.WaitObserver(obs))
+		st.Add(maint.WaitObserver(t, obs))
 	} else {
 		t.WaitPendingWrites()
 		t.FsyncData()

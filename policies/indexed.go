@@ -1,9 +1,10 @@
 package policies
 
 import (
-	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/maint"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
@@ -13,7 +14,7 @@ import (
 // through the doublewrite batch path (no single-page sync writes, no restart from the tail); a
 // list mutex is held only per short batch.
 //
-// It is written on the policy toolkit (model/server/toolkit.go): the per-space index is the
+// It is written on the policy toolkit (model/maint/toolkit.go): the per-space index is the
 // pool's intrusive per-space page list (dirty pages first), walked with the LRU mutex held for
 // at most one batch of nodes at a time and charged per node; the targets are ordered by page
 // number (a search-tree insertion, charged) so writes go out in file order; each batch is
@@ -43,9 +44,9 @@ func newIndexed(srv *server.Server, params config.Params) (server.Policy, error)
 
 func (x *Indexed) Name() string { return "indexed" }
 
-func (x *Indexed) Traits() server.Traits { return server.Traits{} }
+func (x *Indexed) FreesStale() bool { return false }
 
-func (x *Indexed) Stale(*server.Instance, bufpool.FrameID) bool { return false }
+func (x *Indexed) Stale(*server.Space, uint16) bool { return false }
 
 // retryWait is the pause before a fixed page is tried again, and retries bounds the tries.
 const (
@@ -53,42 +54,42 @@ const (
 	retries   = 100
 )
 
-func (x *Indexed) DropPages(t *server.Thread, sp *server.Space, op server.Op) (st server.ScanStats) {
-	for _, in := range t.S.Inst {
-		var left []server.Target
-		pages := t.CollectPages(in, server.Select{Space: sp.ID}, x.batch, &st)
+func (x *Indexed) DropPages(t *server.Thread, sp *server.Space, op version.Op) (st server.ScanStats) {
+	for _, in := range t.Srv.Inst {
+		var left []maint.Target
+		pages := maint.CollectPages(t, in, maint.Select{Space: sp.ID}, x.batch, &st)
 		for len(pages) > 0 {
 			k := min(x.batch, len(pages))
-			left = append(left, t.RemovePages(in, pages[:k], &st)...)
+			left = append(left, maint.RemovePages(t, in, pages[:k], &st)...)
 			pages = pages[k:]
 		}
 		for try := 0; len(left) > 0 && try < retries; try++ {
 			st.Sleeps++
 			t.Sleep(retryWait)
-			left = t.RemovePages(in, left, &st)
+			left = maint.RemovePages(t, in, left, &st)
 		}
 	}
 	return st
 }
 
-func (x *Indexed) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op server.Op) (st server.ScanStats) {
-	sel := server.Select{Space: sp.ID, Observer: obs, Dirty: true}
-	for _, in := range t.S.Inst {
-		var left []server.Target
-		pages := t.CollectPages(in, sel, x.batch, &st)
+func (x *Indexed) FlushPages(t *server.Thread, sp *server.Space, obs uint16, op version.Op) (st server.ScanStats) {
+	sel := maint.Select{Space: sp.ID, Observer: obs, Dirty: true}
+	for _, in := range t.Srv.Inst {
+		var left []maint.Target
+		pages := maint.CollectPages(t, in, sel, x.batch, &st)
 		for len(pages) > 0 {
 			k := min(x.batch, len(pages))
-			left = append(left, t.FlushPageBatch(in, pages[:k], sel, &st)...)
+			left = append(left, maint.FlushPageBatch(t, in, pages[:k], sel, &st)...)
 			pages = pages[k:]
 		}
 		for try := 0; len(left) > 0 && try < retries; try++ {
 			st.Sleeps++
 			t.Sleep(retryWait)
-			left = t.FlushPageBatch(in, left, sel, &st)
+			left = maint.FlushPageBatch(t, in, left, sel, &st)
 		}
 	}
 	if obs != 0 {
-		st.Add(t.WaitObserver(obs))
+		st.Add(maint.WaitObserver(t, obs))
 	} else {
 		t.FsyncData()
 	}

@@ -1,9 +1,9 @@
 package policies
 
 import (
-	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // PerconaLazy is Percona Server's innodb_lazy_drop_table (5.1.56, 5.5.10 – 5.5.30;
@@ -19,23 +19,16 @@ import (
 // (fullscan's). Percona Server 5.6 dropped the feature; selecting it there is a what-if.
 // Parameters: fullscan's (its flushes are the server's).
 type PerconaLazy struct {
-	Fullscan
-	srv *server.Server
+	Fullscan // DropPages runs the version table's percona_lazy rows
 }
 
 func newPerconaLazy(srv *server.Server, params config.Params) (server.Policy, error) {
-	return &PerconaLazy{Fullscan: fullscanOf(srv, params, "percona_lazy"), srv: srv}, nil
+	f, err := fullscanOf(srv, params, "percona_lazy", version.PolicyPerconaLazy)
+	return &PerconaLazy{Fullscan: f}, err
 }
 
-// Traits: flagged pages stay until met.
-func (p *PerconaLazy) Traits() server.Traits { return server.Traits{FreesStale: true} }
+// FreesStale: flagged pages stay until met.
+func (p *PerconaLazy) FreesStale() bool { return true }
 
 // Stale is bpage->space_was_being_deleted: the page belongs to a dropped tablespace.
-func (p *PerconaLazy) Stale(in *server.Instance, f bufpool.FrameID) bool {
-	sp := p.srv.Spaces.Get(in.BP.Key(f).Space())
-	return sp != nil && sp.Deleted
-}
-
-func (p *PerconaLazy) DropPages(t *server.Thread, sp *server.Space, op server.Op) server.ScanStats {
-	return runSteps(t, sp, path(t, "percona_lazy", op).Steps, p.flush)
-}
+func (p *PerconaLazy) Stale(sp *server.Space, _ uint16) bool { return sp.Deleted }

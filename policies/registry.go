@@ -53,8 +53,7 @@ func Factory(spec config.PolicySpec) (server.PolicyFactory, error) {
 		}
 		return func(srv *server.Server) (server.Policy, error) { return e.Build(srv, params) }, nil
 	}
-	_, err := config.PolicyKind(spec.Name)
-	if !err {
+	if _, registered := config.PolicyKind(spec.Name); !registered {
 		return nil, fmt.Errorf("unknown policy %q", spec.Name)
 	}
 	return nil, fmt.Errorf("policy %q is registered with config but has no builder in policies", spec.Name)

@@ -96,7 +96,7 @@ func TestStreamsIndependentOfCreationOrder(t *testing.T) {
 	if New(6).Stream("y").Uint64() == ya || a.Stream("x").Uint64() == ya {
 		t.Fatal("streams not distinct")
 	}
-	if a.Stream("x") != a.Stream("x") {
+	if first, again := a.Stream("x"), a.Stream("x"); first != again {
 		t.Fatal("not cached")
 	}
 }

@@ -237,12 +237,11 @@ func tempRecords(ts [][]dfield) []byte {
 // mergeCursor is one input of a merge (ddl0merge.cc's File_cursor over its I/O buffer): the
 // current record's position and its field offsets (rec_get_offsets, recomputed per record).
 type mergeCursor struct {
-	buf       []byte
-	pos, end  int // the current record: [pos, end); pos == len(buf)-1 at the end-of-run byte
-	off       [3]int
-	varKey    bool
-	keyFixed  int
-	fieldType [2]uint8
+	buf      []byte
+	pos, end int // the current record: [pos, end); pos == len(buf)-1 at the end-of-run byte
+	off      [3]int
+	varKey   bool
+	keyFixed int
 }
 
 // fetch decodes the record at c.pos: rec_init_offsets_temp walks the fields, taking a

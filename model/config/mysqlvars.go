@@ -243,15 +243,14 @@ func ignoredWarning(m *MySQL) []verr {
 // not read.
 func MySQLValue(name, value string) (string, error) {
 	name = MySQLName(name)
-	f, ok := field(reflect.ValueOf(&MySQL{}).Elem(), name)
-	if !ok {
+	if _, ok := field(reflect.ValueOf(&MySQL{}).Elem(), name); !ok {
 		return "", fmt.Errorf("%s: not a variable the model reads", name)
 	}
 	var sc Scenario
 	if err := Set(&sc, "mysql."+name, value); err != nil {
 		return "", err
 	}
-	f, _ = field(reflect.ValueOf(&sc.MySQL).Elem(), name)
+	f, _ := field(reflect.ValueOf(&sc.MySQL).Elem(), name)
 	if f.Kind() == reflect.Pointer {
 		if f.IsNil() {
 			return "", fmt.Errorf("%s: no value", name)

@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -241,15 +240,6 @@ func nonEmpty(v reflect.Value) string {
 		return "missing: expected a name"
 	}
 	return ""
-}
-
-func matches(re *regexp.Regexp, msg string) check {
-	return func(v reflect.Value) string {
-		if !re.MatchString(v.String()) {
-			return msg
-		}
-		return ""
-	}
 }
 
 func oneOf(list func() []string) check {

@@ -79,7 +79,7 @@ func (p *pool) thread(pr *sim.Proc) *server.Thread {
 	t := p.threads[pr]
 	if t == nil {
 		// Internal: the build's own pages are not DML on the table (no row-log feed).
-		t = &server.Thread{S: p.srv, P: pr, Observer: p.obs, Internal: true}
+		t = &server.Thread{Srv: p.srv, Proc: pr, Observer: p.obs, Internal: true}
 		p.threads[pr] = t
 	}
 	return t
@@ -173,7 +173,7 @@ func newPageID(ix *schema.Index, k int64) schema.PageID {
 }
 
 func (p *pool) env(srv *server.Server) indexbuild.Env {
-	hw := &srv.Sc.HardwareProfile
+	hw := &srv.Scenario.HardwareProfile
 	return indexbuild.Env{Sim: srv.Sim, Cores: srv.Cores, Data: srv.Data, Temp: srv.Temp,
 		DataOpLatency: sim.Time(hw.Storage.Data.Read.P50), TempOpLatency: sim.Time(hw.Storage.Temp.Read.P50),
 		Costs: hw.Costs, PageSize: srv.PageSize, Pool: p,
@@ -183,10 +183,10 @@ func (p *pool) env(srv *server.Server) indexbuild.Env {
 // sortFileCache is the OS page cache the index build's sort files go through (none with
 // innodb_disable_sort_file_cache).
 func sortFileCache(srv *server.Server) int64 {
-	if srv.Sc.MySQL.DisableSortFileCache {
+	if srv.Scenario.MySQL.DisableSortFileCache {
 		return 0
 	}
-	return indexbuild.PageCacheFor(int64(srv.Sc.HardwareProfile.Memory), int64(srv.Sc.MySQL.BufferPoolSize))
+	return indexbuild.PageCacheFor(int64(srv.Scenario.HardwareProfile.Memory), int64(srv.Scenario.MySQL.BufferPoolSize))
 }
 
 // tmpdirSpace is the free space for sort files: the temp device's, or the data device's
@@ -199,7 +199,7 @@ func tmpdirSpace(hw *config.Hardware) int64 {
 }
 
 func buildSpec(srv *server.Server, src *schema.Table, idx []indexbuild.Index) indexbuild.Spec {
-	my := &srv.Sc.MySQL
+	my := &srv.Scenario.MySQL
 	// The build follows the InnoDB code of the version's MySQL base (Percona: its MySQL
 	// release; MariaDB 10.11: row0merge.cc as in 5.7, version.V.InnoDB).
 	b := srv.Ver.InnoDB()
@@ -207,7 +207,7 @@ func buildSpec(srv *server.Server, src *schema.Table, idx []indexbuild.Index) in
 	return indexbuild.Spec{Version: ver, Rows: src.Rows, RowBytes: int64(src.RowBytes),
 		PKLeafPages: src.Primary.LeafPages(), Indexes: idx, Threads: my.DDLThreads,
 		BufferSize: int64(my.DDLBufferSize), ParallelReadThreads: my.ParallelReadThreads,
-		SortBufferSize: int64(my.SortBufferSize), TempSpaceLimit: tmpdirSpace(&srv.Sc.HardwareProfile),
+		SortBufferSize: int64(my.SortBufferSize), TempSpaceLimit: tmpdirSpace(&srv.Scenario.HardwareProfile),
 		MyRocks: indexbuild.MyRocksOpts{MergeBufSize: int64(my.RocksDBMergeBufSize),
 			MergeCombineReadSize: int64(my.RocksDBMergeCombineReadSize)}}
 }
@@ -304,9 +304,9 @@ func updateStatsOf(t *server.Thread, indexes []*schema.Index) {
 		}
 		rows += 3
 	}
-	c := &t.S.Costs
+	c := &t.Srv.Costs
 	t.Charge(c.Statement + sim.Time(rows)*c.Row)
-	t.S.Redo.Advance(uint64(rows) * server.RedoPerPage)
+	t.Srv.Redo.Advance(uint64(rows) * server.RedoPerPage)
 	t.CommitWait()
 }
 
@@ -316,7 +316,7 @@ func rowLogApply(t *server.Thread, ix *schema.Index, changes uint64) {
 	t.Internal = true
 	defer func() { t.Internal = false }()
 	for i := uint64(0); i < changes; i++ {
-		t.Charge(t.S.Costs.Row)
+		t.Charge(t.Srv.Costs.Row)
 		t.Write(ix.Leaf(int64(i*2654435761) % ix.LeafPages()))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/ddlsim/ddlsim/model/indexbuild"
 	"github.com/ddlsim/ddlsim/model/schema"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // CreateIndex is online ALTER TABLE ... ADD INDEX (row_merge_build_indexes, 8.0.18): one scan
@@ -80,7 +81,7 @@ func (o *CreateIndex) Run(x *Exec) {
 	writes0 := srv.SpaceWrites(space)
 	spec := buildSpec(srv, tab, idx)
 	spec.Engine, spec.OneAtATime = o.Engine, o.OneAtATime
-	b := indexbuild.Build(t.P, p.env(srv), spec)
+	b := indexbuild.Build(t.Proc, p.env(srv), spec)
 	addBuildPhases(x.R, b)
 	if b.Failed {
 		x.Fail(b.Reason)
@@ -89,7 +90,7 @@ func (o *CreateIndex) Run(x *Exec) {
 	applied := make([]uint64, len(dst))
 	for i := range dst {
 		if obs != 0 {
-			x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, server.OpObserverFlush) })
+			x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, version.OpObserverFlush) })
 		}
 		x.Phase("row_log_apply", func() server.ScanStats {
 			applied[i] = srv.SpaceWrites(space)
@@ -98,7 +99,7 @@ func (o *CreateIndex) Run(x *Exec) {
 		})
 	}
 	if obs != 0 {
-		x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, server.OpObserverFlush) })
+		x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, version.OpObserverFlush) })
 	}
 	// commit_inplace_alter_table under MDL_EXCLUSIVE (waiting for every open transaction on
 	// the table).

@@ -180,13 +180,13 @@ func Statements(srv *server.Server, ev config.DDLEvent) int { return len(targets
 // Run executes one DDL statement on thread t, on the table ev.Table names.
 func Run(t *server.Thread, ev config.DDLEvent) Result {
 	r := Result{Start: t.Now()}
-	r.Op, r.Table, r.Policy = ev.DDL, ev.Table, t.S.PolicyName()
-	run(t, ev, targets(t.S, ev)[0], &r)
+	r.Op, r.Table, r.Policy = ev.DDL, ev.Table, t.Srv.PolicyName()
+	run(t, ev, targets(t.Srv, ev)[0], &r)
 	return r
 }
 
 func run(t *server.Thread, ev config.DDLEvent, tab *schema.Table, r *Result) {
-	x := &Exec{T: t, Srv: t.S, Ev: ev, R: r}
+	x := &Exec{T: t, Srv: t.Srv, Ev: ev, R: r}
 	defer func() {
 		if x.Table != nil {
 			t.ReleaseMDL(x.Table, x.lock)
@@ -210,7 +210,7 @@ func run(t *server.Thread, ev config.DDLEvent, tab *schema.Table, r *Result) {
 			x.Fail("ER_NO_SUCH_TABLE: " + tab.Name)
 			return
 		}
-		x.Space = t.S.Spaces.Get(tab.Space)
+		x.Space = t.Srv.Spaces.Get(tab.Space)
 	}
 	op.Run(x)
 }

@@ -3,6 +3,7 @@ package ddl
 import (
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // DiscardTablespace is ALTER TABLE ... DISCARD TABLESPACE: fil_discard_tablespace, which
@@ -20,6 +21,6 @@ func (o *DiscardTablespace) Stages() []Stage {
 
 func (o *DiscardTablespace) Run(x *Exec) {
 	x.Space.Deleted = true
-	x.Phase("drop", func() server.ScanStats { return x.Srv.DropPages(x.T, x.Space, server.OpDiscard) })
+	x.Phase("drop", func() server.ScanStats { return x.Srv.DropPages(x.T, x.Space, version.OpDiscard) })
 	x.Table.Dropped = true
 }

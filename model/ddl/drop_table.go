@@ -2,8 +2,10 @@ package ddl
 
 import (
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/maint"
 	"github.com/ddlsim/ddlsim/model/schema"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // DropTable is DROP TABLE (file-per-table), under MDL_EXCLUSIVE for the whole statement. In
@@ -23,14 +25,14 @@ func (o *DropTable) Stages() []Stage {
 func (o *DropTable) Run(x *Exec) {
 	freePages(x)
 	x.Space.Deleted = true
-	x.Phase("drop", func() server.ScanStats { return x.Srv.DropPages(x.T, x.Space, server.OpDropTable) })
+	x.Phase("drop", func() server.ScanStats { return x.Srv.DropPages(x.T, x.Space, version.OpDropTable) })
 	x.Table.Dropped = true
 }
 
 // freePages is the page-freeing phase of a 5.x DROP (and 5.7's in-place TRUNCATE).
 func freePages(x *Exec) {
 	if x.Srv.Traits.FreePagesOnDrop {
-		x.Phase("free_pages", func() server.ScanStats { return x.T.FreeTablePages(x.Table) })
+		x.Phase("free_pages", func() server.ScanStats { return maint.FreeTablePages(x.T, x.Table) })
 	}
 }
 

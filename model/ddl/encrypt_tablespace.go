@@ -4,6 +4,7 @@ import (
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/schema"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // EncryptTablespace is ALTER TABLESPACE ... ENCRYPTION = 'Y' or 'N' (encrypt_tablespace,
@@ -30,5 +31,5 @@ func (o *EncryptTablespace) Run(x *Exec) {
 		}
 		return server.ScanStats{}
 	})
-	x.Phase("flush", func() server.ScanStats { return srv.FlushPages(t, sp, 0, server.OpEncrypt) })
+	x.Phase("flush", func() server.ScanStats { return srv.FlushPages(t, sp, 0, version.OpEncrypt) })
 }

@@ -3,6 +3,7 @@ package ddl
 import (
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // FlushForExport is FLUSH TABLES ... FOR EXPORT (row_quiesce_table_start,
@@ -20,5 +21,5 @@ func (o *FlushForExport) Stages() []Stage {
 
 func (o *FlushForExport) Run(x *Exec) {
 	t, srv, sp := x.T, x.Srv, x.Space
-	x.Phase("flush", func() server.ScanStats { return srv.FlushPages(t, sp, 0, server.OpExport) })
+	x.Phase("flush", func() server.ScanStats { return srv.FlushPages(t, sp, 0, version.OpExport) })
 }

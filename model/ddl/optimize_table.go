@@ -3,8 +3,10 @@ package ddl
 import (
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/indexbuild"
+	"github.com/ddlsim/ddlsim/model/maint"
 	"github.com/ddlsim/ddlsim/model/schema"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // OptimizeTable is OPTIMIZE TABLE / ALTER TABLE ... FORCE (8.0.18, docs/innodb-source.md §5a):
@@ -54,14 +56,14 @@ func (o *OptimizeTable) Run(x *Exec) {
 	writes0 := srv.SpaceWrites(space)
 	spec := buildSpec(srv, tab, idx)
 	spec.Rebuild = true // the primary key is unchanged: no sort for the clustered index
-	b := indexbuild.Build(t.P, p.env(srv), spec)
+	b := indexbuild.Build(t.Proc, p.env(srv), spec)
 	addBuildPhases(x.R, b)
 	if b.Failed {
 		x.Fail(b.Reason)
 		return
 	}
 	if obs != 0 {
-		x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, nsp, obs, server.OpObserverFlush) })
+		x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, nsp, obs, version.OpObserverFlush) })
 	}
 	var writes1 uint64
 	x.Phase("row_log_apply", func() server.ScanStats {
@@ -87,9 +89,9 @@ func (o *OptimizeTable) Run(x *Exec) {
 	*tab = *nt
 	nsp.Table = tab
 	if srv.Traits.FreePagesOnDrop {
-		x.Phase("free_pages", func() server.ScanStats { return t.FreeTablePages(&old) })
+		x.Phase("free_pages", func() server.ScanStats { return maint.FreeTablePages(t, &old) })
 	}
 	sp.Deleted = true
-	x.Phase("drop", func() server.ScanStats { return srv.DropPages(t, sp, server.OpDropTable) })
+	x.Phase("drop", func() server.ScanStats { return srv.DropPages(t, sp, version.OpDropTable) })
 	x.Phase("stats", func() server.ScanStats { updateStats(t, tab); return server.ScanStats{} })
 }

@@ -3,6 +3,7 @@ package ddl
 import (
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // TruncateTable is TRUNCATE TABLE, under MDL_EXCLUSIVE for the whole statement. 5.5 and 5.6
@@ -24,11 +25,11 @@ func (o *TruncateTable) Run(x *Exec) {
 	if srv.Traits.TruncateInPlace {
 		freePages(x)
 		sp.Version++ // the same space id lives on: its old pages must not be met again
-		x.Phase("drop", func() server.ScanStats { return srv.DropPages(x.T, sp, server.OpTruncateTable) })
+		x.Phase("drop", func() server.ScanStats { return srv.DropPages(x.T, sp, version.OpTruncateTable) })
 		recreate(srv, x.Table, sp)
 		return
 	}
 	sp.Deleted = true
-	x.Phase("drop", func() server.ScanStats { return srv.DropPages(x.T, sp, server.OpTruncateTable) })
+	x.Phase("drop", func() server.ScanStats { return srv.DropPages(x.T, sp, version.OpTruncateTable) })
 	recreate(srv, x.Table, srv.Spaces.New(x.Table.Name))
 }

@@ -3,6 +3,7 @@ package ddl
 import (
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // UndoTruncate is undo tablespace truncation (innodb_undo_log_truncate): before 8.0.23
@@ -20,6 +21,6 @@ func (o *UndoTruncate) Run(x *Exec) {
 	t, srv := x.T, x.Srv
 	u := srv.Undo
 	u.Version++
-	x.Phase("truncate", func() server.ScanStats { return srv.DropPages(t, u, server.OpUndoTruncate) })
+	x.Phase("truncate", func() server.ScanStats { return srv.DropPages(t, u, version.OpUndoTruncate) })
 	u.NextPage = 3
 }

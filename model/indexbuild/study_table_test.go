@@ -107,3 +107,13 @@ func TestStudyTable(t *testing.T) {
 		}
 	}
 }
+
+// studyRows are the table sizes of the reference's study (1 B to 8 B rows).
+var studyRows = []int64{1e9, 2e9, 4e9, 8e9}
+
+func cell(r Result) string {
+	if r.Failed {
+		return "failed"
+	}
+	return fmt.Sprintf("%.0f", secs(r.Duration()))
+}

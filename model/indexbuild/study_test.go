@@ -1,7 +1,6 @@
 package indexbuild
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/ddlsim/ddlsim/model/config"
@@ -19,8 +18,6 @@ const (
 	studyProfile = "../../scenarios/profiles/80c-256g.yaml"
 	studyPool    = 180 * gib
 )
-
-var studyRows = []int64{1e9, 2e9, 4e9, 8e9}
 
 // profiles caches the loaded hardware profiles (tests run sequentially).
 var profiles = map[string]*config.Hardware{}
@@ -97,13 +94,6 @@ func studyBuild(tb testing.TB, rows int64, edit func(*Spec)) Result {
 		edit(&sp)
 	}
 	return runWith(tb, profileEnv(tb, studyProfile, studyPool), sp)
-}
-
-func cell(r Result) string {
-	if r.Failed {
-		return "failed"
-	}
-	return fmt.Sprintf("%.0f", secs(r.Duration()))
 }
 
 // The reference's trends on the profile, page cache included, at 1 B rows (the smallest size

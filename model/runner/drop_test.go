@@ -13,6 +13,7 @@ import (
 	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/runner"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
@@ -216,7 +217,7 @@ duration: 1s
 			sp.Deleted = true
 			th.Pay()
 			t0 := th.Now()
-			srv.DropPages(th, sp, server.OpDropTable)
+			srv.DropPages(th, sp, version.OpDropTable)
 			th.Pay()
 			dur = th.Now() - t0
 		})

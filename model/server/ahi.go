@@ -56,7 +56,7 @@ func (t *Thread) xLock(p *ahiPart) { t.Lock(p.latch) }
 func (t *Thread) xUnlock(p *ahiPart) {
 	t.Unlock(p.latch)
 	for _, r := range p.readers {
-		r.P.Wake(0)
+		r.Proc.Wake(0)
 	}
 	p.readers = p.readers[:0]
 }
@@ -67,8 +67,8 @@ func (t *Thread) sWait(p *ahiPart) {
 	for p.latch.Holder() != nil {
 		p.readers = append(p.readers, t)
 		start := t.Now()
-		t.P.Park()
-		t.S.Stats.AHIReadWaitNs += uint64(t.Now() - start)
+		t.Proc.Park()
+		t.Srv.Stats.AHIReadWaitNs += uint64(t.Now() - start)
 	}
 }
 
@@ -86,8 +86,8 @@ func ahiDeleteNodes(alpha float64) float64 { return 2 + 1.5*alpha }
 func ahiInsertNodes(alpha float64) float64 { return alpha }
 
 func (s *Server) newAHI() {
-	n := max(s.Sc.MySQL.AdaptiveHashIndexParts, 1)
-	cells := float64(s.Sc.MySQL.BufferPoolSize) / 512 / float64(n)
+	n := max(s.Scenario.MySQL.AdaptiveHashIndexParts, 1)
+	cells := float64(s.Scenario.MySQL.BufferPoolSize) / 512 / float64(n)
 	for i := range n {
 		name := "btr_search_latch"
 		if n > 1 {
@@ -126,7 +126,7 @@ func (s *Server) ahiOf(in *Instance, f bufpool.FrameID) (*ahiPart, int) {
 // block's n_hash_helps, and the page's AHI build when both pass their limits. A search also
 // needs the partition's S latch: while a writer holds it, the search waits.
 func (t *Thread) Searched(ix *schema.Index, in *Instance, f bufpool.FrameID) {
-	s := t.S
+	s := t.Srv
 	if !s.AHI {
 		return
 	}
@@ -171,7 +171,7 @@ func (t *Thread) dropAHI(part *ahiPart, n int) {
 	if part == nil || n == 0 {
 		return
 	}
-	s := t.S
+	s := t.Srv
 	t.Charge(sim.Time(n) * s.Costs.AHIFold)
 	t.xLock(part)
 	t.Charge(sim.Time(float64(n) * ahiDeleteNodes(part.alpha()) * float64(s.Costs.AHINode)))
@@ -182,7 +182,7 @@ func (t *Thread) dropAHI(part *ahiPart, n int) {
 
 // DropPageAHI drops frame f's AHI entries (if it has any) and clears its mark.
 func (t *Thread) DropPageAHI(in *Instance, f bufpool.FrameID) bool {
-	part, n := t.S.ahiOf(in, f)
+	part, n := t.Srv.ahiOf(in, f)
 	if part == nil {
 		return false
 	}

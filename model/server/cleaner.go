@@ -19,7 +19,6 @@ import (
 // share the slots.
 type cleaners struct {
 	s       *Server
-	threads []*Thread
 	queue   []int // instances left in this round
 	working int
 	coord   *Thread
@@ -55,7 +54,7 @@ func (s *Server) StartBackground() {
 	s.Redo.start()
 	c := &cleaners{s: s, perInst: make([]int, len(s.Inst))}
 	s.cleaners = c
-	n := s.Sc.MySQL.PageCleaners
+	n := s.Scenario.MySQL.PageCleaners
 	if n > len(s.Inst) {
 		n = len(s.Inst)
 	}
@@ -86,7 +85,7 @@ func (s *Server) FlushEvent() { s.cleaners.kick() }
 func (c *cleaners) wakeCoordinator() {
 	if c.asleep {
 		c.asleep = false
-		c.coord.P.Wake(0)
+		c.coord.Proc.Wake(0)
 	}
 }
 
@@ -101,7 +100,7 @@ func (c *cleaners) coordinator(t *Thread) {
 			t.Pay()
 			c.asleep = true
 			ev := s.Sim.At(next, c.wakeCoordinator)
-			t.P.Park()
+			t.Proc.Park()
 			s.Sim.Cancel(ev)
 		}
 		c.signaled = false // os_event_reset
@@ -133,13 +132,13 @@ func (c *cleaners) round(t *Thread) {
 	}
 	// Wake the workers, then work alongside them until the round is done.
 	for _, w := range c.idle {
-		w.P.Wake(0)
+		w.Proc.Wake(0)
 	}
 	c.idle = c.idle[:0]
 	c.drain(t)
 	for c.working > 0 {
 		c.batchDone = append(c.batchDone, t)
-		t.P.Park()
+		t.Proc.Park()
 	}
 }
 
@@ -147,7 +146,7 @@ func (c *cleaners) worker(t *Thread) {
 	for {
 		if len(c.queue) == 0 {
 			c.idle = append(c.idle, t)
-			t.P.Park()
+			t.Proc.Park()
 			continue
 		}
 		c.drain(t)
@@ -169,7 +168,7 @@ func (c *cleaners) drain(t *Thread) {
 	}
 	if c.working == 0 {
 		for _, w := range c.batchDone {
-			w.P.Wake(0)
+			w.Proc.Wake(0)
 		}
 		c.batchDone = c.batchDone[:0]
 	}
@@ -178,7 +177,7 @@ func (c *cleaners) drain(t *Thread) {
 // recommend is page_cleaner_flush_pages_recommendation (8.0).
 func (c *cleaners) recommend(t *Thread) {
 	s := c.s
-	my := &s.Sc.MySQL
+	my := &s.Scenario.MySQL
 	ioCap, ioMax := float64(my.IOCapacity), float64(my.IOCapacityMax)
 	lsn := s.Redo.LSN()
 	oldest := s.Redo.OldestModification()
@@ -269,7 +268,7 @@ func (c *cleaners) recommend(t *Thread) {
 func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 	s := c.s
 	bp := in.BP
-	depth := s.Sc.MySQL.LRUScanDepth
+	depth := s.Scenario.MySQL.LRUScanDepth
 	t.Lock(in.LRU)
 	want := depth - bp.FreeLen()
 	var dirty []bufpool.FrameID
@@ -281,9 +280,9 @@ func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 		t.Charge(s.Costs.ListNode)
 		switch {
 		case bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0:
-		case s.policy.Stale(in, f) || !bp.IsDirty(f):
+		case s.Stale(in, f) || !bp.IsDirty(f):
 			wasDirty := bp.IsDirty(f)
-			if !t.readyToFree(in, f) {
+			if !t.ReadyToFree(in, f) {
 				break // fixed while the flush-list mutex was awaited
 			}
 			if wasDirty {

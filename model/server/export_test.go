@@ -1,17 +1,6 @@
 package server
 
-import "github.com/ddlsim/ddlsim/model/bufpool"
-
-// Internals the external tests (the literal-walk oracles of scan_oracle_test.go) need.
-
-// YieldEvery is BUF_LRU_DROP_SEARCH_SIZE as the walks use it.
-const YieldEvery = yieldEvery
-
-// FlushSinglePageAsync is the DDL walk's single-page flush.
-func (t *Thread) FlushSinglePageAsync(in *Instance, f bufpool.FrameID) { t.flushSinglePageAsync(in, f) }
-
-// Is is the flush walk's target test.
-func (tg FlushTarget) Is(bp *bufpool.Instance, f bufpool.FrameID) bool { return tg.is(bp, f) }
+// Internals the external tests need.
 
 // GroupPages is the shape function the tablespace limit uses.
 var GroupPages = groupPages

@@ -21,8 +21,8 @@ type Instance struct {
 }
 
 func newInstance(s *Server, id int, frames int) *Instance {
-	in := &Instance{ID: id, BP: bufpool.New(frames, s.Sc.MySQL.OldBlocksPct)}
-	in.BP.SetOldBlocksTime(uint32(int64(s.Sc.MySQL.OldBlocksTime) / 1e6))
+	in := &Instance{ID: id, BP: bufpool.New(frames, s.Scenario.MySQL.OldBlocksPct)}
+	in.BP.SetOldBlocksTime(uint32(int64(s.Scenario.MySQL.OldBlocksTime) / 1e6))
 	if s.Traits.BigMutex {
 		in.LRU = s.NewMutex(fmt.Sprintf("buf_pool_mutex[%d]", id))
 		in.Free = in.LRU

@@ -82,8 +82,8 @@ func TestIOCPUChargedPerOperationAndSleep(t *testing.T) {
 			in := srv.InstanceOf(pid)
 			f := in.BP.Lookup(bufpool.PageID(pid))
 			in.BP.SetIOFix(f, bufpool.IOWrite)
-			th.FlushSinglePageAsync(in, f) // doublewrite slot write + fsync; the data write async
-			th.WaitPendingWrites()         // one more sleep until it completes
+			th.FlushPageAsync(in, f) // doublewrite slot write + fsync; the data write async
+			th.WaitPendingWrites()   // one more sleep until it completes
 		}, 1 + 2 + 1, 1, 2},
 	} {
 		c0, s0 := ioRun(t, zero, tc.body)

@@ -136,7 +136,7 @@ const (
 // context — the DML (DEADLOCK_WEIGHT_DML) — with ER_LOCK_DEADLOCK. The model fails it at once.
 // dml marks such a context.
 func (t *Thread) AcquireMDL(tab *schema.Table, have, want MDL, dml bool) MDLResult {
-	s := t.S
+	s := t.Srv
 	l := s.tableMDL(tab)
 	if want == have {
 		return MDLGranted
@@ -164,19 +164,19 @@ func (t *Thread) AcquireMDL(tab *schema.Table, have, want MDL, dml bool) MDLResu
 	w := &mdlWait{t: t, want: want, have: have}
 	l.waiting = append(l.waiting, w)
 	s.Stats.MDLWaits++
-	if to := sim.Time(s.Sc.MySQL.LockWaitTimeout); to > 0 {
+	if to := sim.Time(s.Scenario.MySQL.LockWaitTimeout); to > 0 {
 		w.timed = true
 		w.timer = s.Sim.After(to, func() {
 			if !w.granted {
 				l.remove(w)
 				l.grantWaiting(s)
-				t.P.Wake(0)
+				t.Proc.Wake(0)
 			}
 		})
 	}
 	start := t.Now()
 	s.Stats.MDLWaiting++
-	t.P.Park()
+	t.Proc.Park()
 	s.Stats.MDLWaiting--
 	s.Stats.MDLWaitNs += uint64(t.Now() - start)
 	if !w.granted {
@@ -191,9 +191,9 @@ func (t *Thread) ReleaseMDL(tab *schema.Table, have MDL) {
 	if have == MDLNone {
 		return
 	}
-	l := t.S.tableMDL(tab)
+	l := t.Srv.tableMDL(tab)
 	l.move(have, MDLNone)
-	l.grantWaiting(t.S)
+	l.grantWaiting(t.Srv)
 }
 
 func (l *mdlLock) move(from, to MDL) {
@@ -227,7 +227,7 @@ func (l *mdlLock) grantWaiting(s *Server) {
 			if w.timed {
 				s.Sim.Cancel(w.timer)
 			}
-			w.t.P.Wake(0)
+			w.t.Proc.Wake(0)
 			continue
 		}
 		ahead |= 1 << w.want

@@ -26,9 +26,9 @@ import (
 // pool (docs/indexbuild.md, "In the server model").
 func (t *Thread) NewPages(pids []schema.PageID) {
 	for len(pids) > 0 {
-		in := t.S.InstanceOf(pids[0])
+		in := t.Srv.InstanceOf(pids[0])
 		n := 1
-		for n < len(pids) && n < newPagesRun && t.S.InstanceOf(pids[n]) == in {
+		for n < len(pids) && n < newPagesRun && t.Srv.InstanceOf(pids[n]) == in {
 			n++
 		}
 		done, scanned := t.newPagesIn(in, pids[:n])
@@ -60,7 +60,7 @@ const newPagesRun = 64
 // returns its length; scanned reports that it stopped because the free list was empty and the
 // first-round LRU scan (done and charged here) found no replaceable page.
 func (t *Thread) newPagesIn(in *Instance, pids []schema.PageID) (done int, scanned bool) {
-	s := t.S
+	s := t.Srv
 	bp := in.BP
 	c := s.Costs
 	var frames [newPagesRun]bufpool.FrameID

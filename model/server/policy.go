@@ -4,28 +4,13 @@ import (
 	"fmt"
 
 	"github.com/ddlsim/ddlsim/model/bufpool"
-)
-
-// Op names the statement on whose behalf a policy works (for statistics and for policies that
-// treat operations differently).
-type Op string
-
-const (
-	OpDropTable     Op = "drop_table"
-	OpTruncateTable Op = "truncate_table"
-	OpDiscard       Op = "discard_tablespace"
-	OpExport        Op = "flush_for_export"
-	OpEncrypt       Op = "encrypt_tablespace"
-	OpTempTruncate  Op = "temp_truncate"
-	OpTempCreate    Op = "temp_create" // a new session temp tablespace: FLUSH_WRITE of its (empty) space
-	OpUndoTruncate  Op = "undo_truncate"
-	OpObserverFlush Op = "observer_flush"
+	"github.com/ddlsim/ddlsim/model/version"
 )
 
 // OpSpec says which policy call an operation makes and what it guarantees on return
 // (docs/policies.md, "The contract"; policies' conformance suite checks it).
 type OpSpec struct {
-	Op Op
+	Op version.Op
 	// Flush: the operation calls FlushPages (else DropPages).
 	Flush bool
 	// SpaceLives: after a DropPages the space id stays in use (a truncation reuses it with a
@@ -37,45 +22,40 @@ type OpSpec struct {
 
 // Ops lists every operation a policy serves, with its contract.
 var Ops = []OpSpec{
-	{Op: OpDropTable},
-	{Op: OpTruncateTable},
-	{Op: OpDiscard, SpaceLives: true},
-	{Op: OpTempTruncate, SpaceLives: true},
-	{Op: OpUndoTruncate, SpaceLives: true},
-	{Op: OpExport, Flush: true},
-	{Op: OpEncrypt, Flush: true},
-	{Op: OpTempCreate, Flush: true},
-	{Op: OpObserverFlush, Flush: true},
+	{Op: version.OpDropTable},
+	{Op: version.OpTruncateTable},
+	{Op: version.OpDiscard, SpaceLives: true},
+	{Op: version.OpTempTruncate, SpaceLives: true},
+	{Op: version.OpUndoTruncate, SpaceLives: true},
+	{Op: version.OpExport, Flush: true},
+	{Op: version.OpEncrypt, Flush: true},
+	{Op: version.OpTempCreate, Flush: true},
+	{Op: version.OpObserverFlush, Flush: true},
 }
 
 // Policy is the buffer-pool maintenance policy: how the pool gets rid of, or writes out, one
 // tablespace's (or one flush observer's) pages. This is the seam the policies/ package plugs
 // into; every cost it incurs is spent through the kernel (t.Lock, t.Charge, t.IO, t.Sleep, or
-// the charged primitives of toolkit.go), so contention with foreground threads is simulated,
+// the charged walks and toolkit of model/maint), so contention with foreground threads is simulated,
 // not assumed. A policy is attached only by New (from runner.Build); callers reach it through
 // Server.DropPages, Server.FlushPages and Server.Stale.
 type Policy interface {
 	Name() string
-	// Traits declares the policy's capabilities.
-	Traits() Traits
+	// FreesStale declares that the policy leaves dropped pages in the pool, stale (Stale
+	// reports them), and that the pool frees them where it meets them: at lookup, in the LRU
+	// eviction scan, in LRU and flush batches (8.0.23+ lazy drop). A policy without it never
+	// reports a page stale, and the hit path does not ask it.
+	FreesStale() bool
 	// DropPages makes the pool forget space sp's pages: DROP/TRUNCATE TABLE, DISCARD
 	// TABLESPACE, temp- and undo-tablespace truncation. The caller has already marked the
 	// space deleted or bumped its version.
-	DropPages(t *Thread, sp *Space, op Op) ScanStats
+	DropPages(t *Thread, sp *Space, op version.Op) ScanStats
 	// FlushPages writes space sp's dirty pages (observer == 0) or the flush observer's dirty
 	// pages, and returns when they are all on disk.
-	FlushPages(t *Thread, sp *Space, observer uint16, op Op) ScanStats
-	// Stale reports whether frame f holds a page that may be freed when met (lazy drop).
-	Stale(in *Instance, f bufpool.FrameID) bool
-}
-
-// Traits are what a policy declares about itself.
-type Traits struct {
-	// FreesStale: the policy leaves dropped pages in the pool, stale (Stale reports them),
-	// and the pool frees them where it meets them: at lookup, in the LRU eviction scan, in
-	// LRU and flush batches (8.0.23+ lazy drop). A policy without it never reports a page
-	// stale.
-	FreesStale bool
+	FlushPages(t *Thread, sp *Space, observer uint16, op version.Op) ScanStats
+	// Stale reports whether a resident page of space sp, read in when the space was at
+	// version pageVersion, may be freed when met (lazy drop). sp is never nil.
+	Stale(sp *Space, pageVersion uint16) bool
 }
 
 // PolicyFactory builds a policy for a server under construction.
@@ -85,25 +65,28 @@ type PolicyFactory func(srv *Server) (Policy, error)
 func (s *Server) PolicyName() string { return s.policy.Name() }
 
 // DropPages runs the policy's DropPages for op.
-func (s *Server) DropPages(t *Thread, sp *Space, op Op) ScanStats {
+func (s *Server) DropPages(t *Thread, sp *Space, op version.Op) ScanStats {
 	st := s.policy.DropPages(t, sp, op)
 	s.afterPolicy(t, "DropPages", op)
 	return st
 }
 
 // FlushPages runs the policy's FlushPages for op.
-func (s *Server) FlushPages(t *Thread, sp *Space, observer uint16, op Op) ScanStats {
+func (s *Server) FlushPages(t *Thread, sp *Space, observer uint16, op version.Op) ScanStats {
 	st := s.policy.FlushPages(t, sp, observer, op)
 	s.afterPolicy(t, "FlushPages", op)
 	return st
 }
 
 // Stale reports whether frame f of instance in holds a page the policy considers stale.
-func (s *Server) Stale(in *Instance, f bufpool.FrameID) bool { return s.policy.Stale(in, f) }
+func (s *Server) Stale(in *Instance, f bufpool.FrameID) bool {
+	sp := s.Spaces.Get(in.BP.Key(f).Space())
+	return sp != nil && s.policy.Stale(sp, in.BP.SpaceVersion(f))
+}
 
 // afterPolicy checks every instance's invariants after a policy call when the build has the
 // invariants tag (invariants_on.go); it compiles to nothing otherwise.
-func (s *Server) afterPolicy(t *Thread, call string, op Op) {
+func (s *Server) afterPolicy(t *Thread, call string, op version.Op) {
 	if !Invariants {
 		return
 	}
@@ -149,5 +132,6 @@ func (s *ScanStats) Add(o ScanStats) {
 	s.Sleeps += o.Sleeps
 }
 
-// PolicyTraits are the attached policy's declared capabilities.
-func (s *Server) PolicyTraits() Traits { return s.policy.Traits() }
+// PolicyFreesStale reports whether the attached policy leaves stale pages for the pool to free
+// (Policy.FreesStale).
+func (s *Server) PolicyFreesStale() bool { return s.lazy }

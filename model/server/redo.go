@@ -24,7 +24,7 @@ type Redo struct {
 }
 
 func newRedo(s *Server) *Redo {
-	capacity := uint64(s.Sc.MySQL.LogFileSize) * uint64(s.Sc.MySQL.LogFilesInGroup)
+	capacity := uint64(s.Scenario.MySQL.LogFileSize) * uint64(s.Scenario.MySQL.LogFilesInGroup)
 	capacity -= capacity / 10 // log_margin: free-check margins and headers
 	r := &Redo{s: s, Capacity: capacity, AsyncAge: capacity / 8 * 7, SyncAge: capacity / 16 * 15}
 	return r
@@ -78,7 +78,7 @@ func (r *Redo) start() {
 			r.s.Log.Do(p, sim.Sync, 0)
 			r.Flushes++
 			for _, t := range batch {
-				t.P.Wake(0)
+				t.Proc.Wake(0)
 			}
 		}
 	})
@@ -88,16 +88,16 @@ func (r *Redo) start() {
 // applies log_free_check: a thread whose write would push the checkpoint age past the sync
 // point waits for the page cleaners (furious flushing) first.
 func (t *Thread) CommitWait() {
-	s := t.S
+	s := t.Srv
 	t.Charge(s.Costs.Commit)
-	if s.Sc.MySQL.FlushLogAtTrxCommit != 1 {
+	if s.Scenario.MySQL.FlushLogAtTrxCommit != 1 {
 		t.Pay()
 		return
 	}
 	// Pay, then join the group commit and park (one coroutine resume: Cores.ComputeThenPark).
 	if t.commitJoin == nil {
 		t.commitJoin = func() {
-			r := t.S.Redo
+			r := t.Srv.Redo
 			r.waiting = append(r.waiting, t)
 			if r.writerIdle {
 				r.writerIdle = false
@@ -107,15 +107,15 @@ func (t *Thread) CommitWait() {
 	}
 	cpu := t.debt
 	t.debt = 0
-	s.Cores.ComputeThenPark(t.P, cpu, t.commitJoin)
+	s.Cores.ComputeThenPark(t.Proc, cpu, t.commitJoin)
 }
 
 // LogFreeCheck is log_free_check(): before a mini-transaction that writes, wait while the
 // checkpoint age is beyond the sync flush point.
 func (t *Thread) LogFreeCheck() {
-	r := t.S.Redo
+	r := t.Srv.Redo
 	for r.lsn-r.OldestModification() > r.SyncAge {
-		t.S.cleaners.kick()
+		t.Srv.cleaners.kick()
 		t.Sleep(sim.Millisecond)
 	}
 }

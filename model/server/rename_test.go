@@ -42,7 +42,7 @@ duration: 1s
 	var busyEnd, idleEnd sim.Time
 	srv.Spawn("flusher", "cleaner", func(th *server.Thread) {
 		in.BP.SetIOFix(dirty, bufpool.IOWrite)
-		th.FlushSinglePageAsync(in, dirty)
+		th.FlushPageAsync(in, dirty)
 	})
 	srv.Spawn("ddl", "ddl", func(th *server.Thread) {
 		// Wait until the flusher's doublewrite write and fsync are done and the page write is

@@ -37,7 +37,7 @@ func costsFrom(c config.Costs) Costs {
 // Server is the simulated mysqld.
 type Server struct {
 	Sim      *sim.Sim
-	Sc       *config.Scenario
+	Scenario *config.Scenario
 	Cores    *sim.Cores
 	Data     *sim.Device
 	Log      *sim.Device
@@ -149,7 +149,7 @@ type TempTruncation struct {
 // workloads, schedule): it is the one place a server is made.
 func New(s *sim.Sim, sc *config.Scenario, newPolicy PolicyFactory) (*Server, error) {
 	hw := &sc.HardwareProfile
-	srv := &Server{Sim: s, Sc: sc, Costs: costsFrom(hw.Costs), PageSize: int64(sc.MySQL.PageSize)}
+	srv := &Server{Sim: s, Scenario: sc, Costs: costsFrom(hw.Costs), PageSize: int64(sc.MySQL.PageSize)}
 	var err error
 	if srv.Ver, err = version.Parse(sc.MySQL.Version); err != nil {
 		return nil, fmt.Errorf("mysql.version: %w", err)
@@ -193,7 +193,7 @@ func New(s *sim.Sim, sc *config.Scenario, newPolicy PolicyFactory) (*Server, err
 		return nil, err
 	}
 	srv.policy = p
-	srv.lazy = p.Traits().FreesStale
+	srv.lazy = p.FreesStale()
 	return srv, nil
 }
 
@@ -277,8 +277,6 @@ func (s *Server) LRUPages() (n int) {
 }
 
 func nowMs(t sim.Time) uint32 { return uint32(t / sim.Millisecond) }
-
-func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 
 // RecordTxn records one finished transaction's latency.
 func (s *Server) RecordTxn(lat sim.Time) {

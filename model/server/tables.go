@@ -42,7 +42,7 @@ func TPCCTableIndex(name string) int {
 // buildTables creates the tablespaces and B-tree shapes of every data group.
 func (s *Server) buildTables() {
 	s.Groups = map[string][]*schema.Table{}
-	for _, g := range s.Sc.Data {
+	for _, g := range s.Scenario.Data {
 		var tabs []*schema.Table
 		switch g.Kind {
 		case "tpcc":
@@ -114,7 +114,7 @@ func (s *Server) Warm() {
 // page cleaners then see a flush list and a checkpoint age from the first second instead of
 // building them up during warm-up.
 func (s *Server) warmDirty() {
-	d := s.Sc.Warm.DirtyFraction
+	d := s.Scenario.Warm.DirtyFraction
 	if d <= 0 {
 		return
 	}
@@ -159,7 +159,7 @@ func (s *Server) warmDirty() {
 }
 
 func (s *Server) warmFill() {
-	fill := s.Sc.Warm.Fill
+	fill := s.Scenario.Warm.Fill
 	target := int(fill * float64(s.Frames()))
 	placed := 0
 	// Every page below is placed once (indexes occupy disjoint page ranges of their own

@@ -8,8 +8,8 @@ import (
 
 // Thread is a simulated server thread (a connection's THD, a DDL thread, a page cleaner).
 type Thread struct {
-	S *Server
-	P *sim.Proc
+	Srv  *Server
+	Proc *sim.Proc
 	// debt is CPU time done inline and not yet paid on a core.
 	debt sim.Time
 	// charged is all CPU time ever charged (Charged).
@@ -27,8 +27,8 @@ type Thread struct {
 
 // Spawn starts a server thread running body.
 func (s *Server) Spawn(name, kind string, body func(t *Thread)) *Thread {
-	t := &Thread{S: s}
-	t.P = s.Sim.Spawn(name, kind, func(p *sim.Proc) {
+	t := &Thread{Srv: s}
+	t.Proc = s.Sim.Spawn(name, kind, func(p *sim.Proc) {
 		body(t)
 		t.Pay()
 	})
@@ -36,7 +36,7 @@ func (s *Server) Spawn(name, kind string, body func(t *Thread)) *Thread {
 }
 
 // Now is the current virtual time.
-func (t *Thread) Now() sim.Time { return t.S.Sim.Now() }
+func (t *Thread) Now() sim.Time { return t.Srv.Sim.Now() }
 
 // Charge adds CPU work done inline; it is paid on a core at the next Pay.
 func (t *Thread) Charge(d sim.Time) {
@@ -52,7 +52,7 @@ func (t *Thread) Pay() {
 	if t.debt > 0 {
 		d := t.debt
 		t.debt = 0
-		t.S.Cores.Compute(t.P, d)
+		t.Srv.Cores.Compute(t.Proc, d)
 	}
 }
 
@@ -63,7 +63,7 @@ func (t *Thread) Pay() {
 func (t *Thread) Lock(m *sim.Mutex) {
 	t.Charge(mutexAcquireCPU)
 	t.Pay()
-	m.Lock(t.P)
+	m.Lock(t.Proc)
 }
 
 // mutexAcquireCPU: one atomic read-modify-write of a contended cache line (~50-100 ns on a
@@ -73,7 +73,7 @@ const mutexAcquireCPU = 80 * sim.Nanosecond
 // Unlock pays the CPU done while holding m, then releases it, so the hold time is in virtual time.
 func (t *Thread) Unlock(m *sim.Mutex) {
 	t.Pay()
-	m.Unlock(t.P)
+	m.Unlock(t.Proc)
 }
 
 // Sleep pays outstanding CPU, then sleeps without a core (one coroutine resume for both:
@@ -82,10 +82,10 @@ func (t *Thread) Sleep(d sim.Time) {
 	if t.debt > 0 {
 		cpu := t.debt
 		t.debt = 0
-		t.P.SleepAfterCompute(t.S.Cores, cpu, d)
+		t.Proc.SleepAfterCompute(t.Srv.Cores, cpu, d)
 		return
 	}
-	t.P.Sleep(d)
+	t.Proc.Sleep(d)
 }
 
 // IO pays outstanding CPU and waits for one operation on dev. The thread sleeps while the
@@ -93,7 +93,7 @@ func (t *Thread) Sleep(d sim.Time) {
 // wake-up, schedule in: costs.context_switch), paid on its next computation.
 func (t *Thread) IO(dev *sim.Device, op sim.Op, bytes int64) {
 	t.Pay()
-	dev.Do(t.P, op, bytes)
+	dev.Do(t.Proc, op, bytes)
 	t.Woken()
 }
 
@@ -101,8 +101,8 @@ func (t *Thread) IO(dev *sim.Device, op sim.Op, bytes int64) {
 // where a thread blocks until I/O completes calls it once per sleep: IO, and the parks that
 // wait for asynchronous writes (BatchWrite, WaitPendingWrites).
 func (t *Thread) Woken() {
-	t.Charge(t.S.Costs.ContextSwitch)
-	t.S.Stats.IOSleeps++
+	t.Charge(t.Srv.Costs.ContextSwitch)
+	t.Srv.Stats.IOSleeps++
 }
 
 // Read accesses page pid for reading (buf_page_get_gen with RW_S_LATCH).
@@ -139,7 +139,7 @@ func (t *Thread) Search(ix *schema.Index, path []schema.PageID, write bool) {
 // access looks page pid up (reading it in on a miss) and returns its instance and frame; with
 // write it modifies the page.
 func (t *Thread) access(pid schema.PageID, write bool) (*Instance, bufpool.FrameID) {
-	s := t.S
+	s := t.Srv
 	in := s.InstanceOf(pid)
 	bp := in.BP
 	key := bufpool.PageID(pid)
@@ -148,7 +148,7 @@ func (t *Thread) access(pid schema.PageID, write bool) (*Instance, bufpool.Frame
 		if f != bufpool.Nil {
 			// Traits.FreesStale: a policy without it never reports a page stale, so the
 			// hit path does not ask it (an interface call per page access).
-			io, stale := bp.IOFix(f), s.lazy && s.policy.Stale(in, f)
+			io, stale := bp.IOFix(f), s.lazy && s.Stale(in, f)
 			if io == bufpool.IORead || (io == bufpool.IOWrite && write) ||
 				(stale && (bp.FixCount(f) > 0 || io != bufpool.IONone)) {
 				// A read in flight (buf_wait_for_read); a page being written that this
@@ -210,7 +210,7 @@ func (t *Thread) readIn(in *Instance, pid schema.PageID, doRead bool) bufpool.Fr
 
 // readInto is readIn with the free block f already taken.
 func (t *Thread) readInto(in *Instance, pid schema.PageID, doRead bool, f bufpool.FrameID) bufpool.FrameID {
-	s := t.S
+	s := t.Srv
 	bp := in.BP
 	t.Lock(in.LRU)
 	if g := bp.Lookup(bufpool.PageID(pid)); g != bufpool.Nil {
@@ -244,11 +244,11 @@ func (t *Thread) readInto(in *Instance, pid schema.PageID, doRead bool, f bufpoo
 // NewPage creates page pid (a page allocation: buf_page_create) and dirties it. Bulk loads pass
 // their observer through t.Observer.
 func (t *Thread) NewPage(pid schema.PageID) {
-	s := t.S
+	s := t.Srv
 	in := s.InstanceOf(pid)
 	for {
 		f := in.BP.Lookup(bufpool.PageID(pid))
-		if f != bufpool.Nil && !s.policy.Stale(in, f) {
+		if f != bufpool.Nil && !s.Stale(in, f) {
 			t.Charge(s.Costs.PageHit)
 			in.BP.Fix(f)
 			t.dirty(in, f)
@@ -293,7 +293,7 @@ func (t *Thread) dirtyLocked(in *Instance, f bufpool.FrameID) {
 // modified is dirty's bookkeeping before the flush list: the redo a change writes and the
 // row-log feed.
 func (t *Thread) modified(in *Instance, f bufpool.FrameID) {
-	s := t.S
+	s := t.Srv
 	spID := in.BP.Key(f).Space()
 	// Temp-table changes write no redo (their LSN is borrowed at the flush-list insert), nor
 	// does a bulk load under a flush observer (PageBulk's mtr is MTR_LOG_NO_REDO): that is
@@ -313,7 +313,7 @@ func (t *Thread) modified(in *Instance, f bufpool.FrameID) {
 // insertDirty inserts f at the flush-list head unless it is dirty already; the caller holds
 // the flush-list mutex.
 func (t *Thread) insertDirty(in *Instance, f bufpool.FrameID) {
-	s := t.S
+	s := t.Srv
 	if !in.BP.IsDirty(f) {
 		if t.Observer != 0 {
 			in.BP.SetObserver(f, t.Observer)
@@ -339,11 +339,11 @@ const RedoPerPage = redoPerPage
 func (t *Thread) freeStale(in *Instance, f bufpool.FrameID) {
 	var ahi pendingAHI
 	t.Lock(in.LRU)
-	if in.BP.InLRU(f) && t.S.policy.Stale(in, f) && t.readyToFree(in, f) {
-		ahi.note(t.S, in, f)
+	if in.BP.InLRU(f) && t.Srv.Stale(in, f) && t.ReadyToFree(in, f) {
+		ahi.note(t.Srv, in, f)
 		in.BP.Remove(f, false)
-		t.S.Stats.StalePagesFreed++
-		t.Charge(t.S.Costs.PageFree)
+		t.Srv.Stats.StalePagesFreed++
+		t.Charge(t.Srv.Costs.PageFree)
 	}
 	t.Unlock(in.LRU)
 	ahi.pay(t)
@@ -360,7 +360,7 @@ func (t *Thread) getFreeBlock(in *Instance) bufpool.FrameID {
 // attempt and LRU scan have been done (and found nothing), so it goes on with the
 // single-page flush.
 func (t *Thread) getFreeBlockFrom(in *Instance, n int, scanned bool) bufpool.FrameID {
-	s := t.S
+	s := t.Srv
 	bp := in.BP
 	if scanned {
 		t.freeBlockStall(in, n)
@@ -379,13 +379,13 @@ func (t *Thread) getFreeBlockFrom(in *Instance, n int, scanned bool) bufpool.Fra
 		if n > 0 {
 			limit = 0 // scan_all
 		}
-		v, scanned := t.S.evictScan(in, limit)
+		v, scanned := t.Srv.evictScan(in, limit)
 		t.Charge(sim.Time(scanned) * s.Costs.ListNode)
 		if v != bufpool.Nil {
 			// buf_LRU_free_page puts the block on the free list; the loop takes it (or
 			// another thread does first, as in InnoDB).
 			wasDirty := bp.IsDirty(v) // a stale dirty page (lazy drop) is freed without a write
-			if !t.readyToFree(in, v) {
+			if !t.ReadyToFree(in, v) {
 				t.Unlock(in.LRU)
 				continue // fixed meanwhile: look again
 			}
@@ -410,7 +410,7 @@ func (t *Thread) getFreeBlockFrom(in *Instance, n int, scanned bool) bufpool.Fra
 // scan gave a block: wake the page cleaners, wait from the third round on, and flush one
 // dirty page from the LRU tail.
 func (t *Thread) freeBlockStall(in *Instance, n int) {
-	s := t.S
+	s := t.Srv
 	s.cleaners.kick() // os_event_set(buf_flush_event)
 	if n > 1 {
 		s.Stats.FreeWaits++
@@ -429,7 +429,7 @@ func (s *Server) evictScan(in *Instance, limit int) (bufpool.FrameID, int) {
 		n := 0
 		for f := bp.LRUTail(); f != bufpool.Nil && n < bufpool.SearchScanDefault && (limit == 0 || n < limit); f = bp.LRUPrev(f) {
 			n++
-			if bp.IOFix(f) == bufpool.IONone && bp.FixCount(f) == 0 && s.policy.Stale(in, f) {
+			if bp.IOFix(f) == bufpool.IONone && bp.FixCount(f) == 0 && s.Stale(in, f) {
 				s.Stats.StaleEvicted++
 				return f, n
 			}
@@ -440,7 +440,7 @@ func (s *Server) evictScan(in *Instance, limit int) (bufpool.FrameID, int) {
 
 // singlePageFlushLRU writes one dirty page from the LRU tail synchronously and frees it.
 func (t *Thread) singlePageFlushLRU(in *Instance) bool {
-	s := t.S
+	s := t.Srv
 	bp := in.BP
 	t.Lock(in.LRU)
 	var victim bufpool.FrameID = bufpool.Nil
@@ -484,7 +484,7 @@ func (t *Thread) singlePageFlushLRU(in *Instance) bool {
 // fsyncs, writes it to the data file and (sync flush) fsyncs the data file; without it, the
 // data-file write and its fsync. The thread waits for all of it.
 func (t *Thread) SyncWritePage() {
-	s := t.S
+	s := t.Srv
 	t.Charge(s.Costs.PageFlushCPU)
 	if s.Dblwr {
 		t.Charge(s.Costs.PageWriteCPU)

@@ -2,7 +2,10 @@ package version
 
 import "fmt"
 
-// Op is an operation whose buffer-pool work differs by version.
+// Op names the statement on whose behalf the pool's maintenance works: the operations whose
+// buffer-pool work differs by version (the table's rows) and the ones a policy serves (the
+// contract list, model/server's Ops). It is the one operation enum of the model: the DDL
+// passes it to the policy, the policy looks its steps up with it.
 type Op string
 
 const (
@@ -14,6 +17,21 @@ const (
 	OpUndoTruncate  Op = "undo_truncate"
 	OpTempTruncate  Op = "temp_truncate"
 	OpObserverFlush Op = "observer_flush"
+	// OpTempCreate is a new session temp tablespace: FLUSH_WRITE of its (empty) space. No
+	// version differs in it, so the table has no rows for it.
+	OpTempCreate Op = "temp_create"
+)
+
+// Policy keys the version table's rows: which code a row describes — the community server's
+// scans (PolicyFullscan), 8.0.23+'s lazy drop (PolicyLazy), Percona Server 5.5's
+// innodb_lazy_drop_table (PolicyPerconaLazy). A registered policy that runs the table's steps
+// names its key where it is built (policies/), so the lookup is typed, not by registry name.
+type Policy string
+
+const (
+	PolicyFullscan    Policy = "fullscan"
+	PolicyLazy        Policy = "lazy"
+	PolicyPerconaLazy Policy = "percona_lazy"
 )
 
 // Step is one buffer-pool routine of a path; the policies run a path's steps in order.
@@ -62,7 +80,7 @@ const (
 type Row struct {
 	Flavor   Flavor
 	From, To string
-	Policy   string
+	Policy   Policy
 	Op       Op
 	Steps    []Step
 	Chain    string // the routines the source calls, in order
@@ -94,8 +112,8 @@ func mustNum(s string) int {
 // uses 8.0.22's scans); whatIf says so. Percona Server follows MySQL's rows for the same
 // version unless it has its own. ok is false when the version has no such operation (FLUSH
 // TABLES ... FOR EXPORT before 5.6.6, a flush observer before 5.7).
-func Path(v V, policy string, op Op) (r Row, whatIf, ok bool) {
-	try := func(v V, policy string) (Row, bool) {
+func Path(v V, policy Policy, op Op) (r Row, whatIf, ok bool) {
+	try := func(v V, policy Policy) (Row, bool) {
 		for _, r := range Table {
 			if r.Policy == policy && r.Op == op && r.covers(v) {
 				return r, true
@@ -116,33 +134,49 @@ func Path(v V, policy string, op Op) (r Row, whatIf, ok bool) {
 	}
 	// What-ifs: the nearest version family that has the policy.
 	switch policy {
-	case "lazy":
-		if r, ok := try(MustParse("8.0.23"), "lazy"); ok {
+	case PolicyLazy:
+		if r, ok := try(MustParse("8.0.23"), PolicyLazy); ok {
 			return r, true, true
 		}
-	case "fullscan":
+	case PolicyFullscan:
 		if v.Flavor == MariaDB {
-			r, _, ok := Path(MustParse("5.7.30"), policy, op)
-			return r, true, ok
+			if r, _, ok := Path(MustParse("5.7.30"), policy, op); ok {
+				return r, true, true
+			}
+			// An operation 5.7 does not have and MariaDB runs without touching the pool (a
+			// session temp tablespace: MariaDB has none) is that no-op under any policy.
+			if r, _, _ := nativePath(v, op); len(r.Steps) == 0 {
+				return r, true, true
+			}
+			return Row{}, false, false
 		}
-		if r, ok := try(MustParse("8.0.22"), "fullscan"); ok {
+		if r, ok := try(MustParse("8.0.22"), PolicyFullscan); ok {
 			return r, true, true
 		}
-	case "percona_lazy":
+	case PolicyPerconaLazy:
 		if op == OpDropTable {
-			r, ok := try(MustParse("percona-5.5.30"), "percona_lazy")
+			r, ok := try(MustParse("percona-5.5.30"), PolicyPerconaLazy)
 			return r, true, ok
 		}
-		return Path(v, "fullscan", op) // the patch changed DROP TABLE only
+		return Path(v, PolicyFullscan, op) // the patch changed DROP TABLE only
 	}
 	return Row{}, false, false
 }
 
+// Has reports whether version v has operation op at all (its own policy, or the community
+// scans it inherits, has a row for it): FLUSH TABLES ... FOR EXPORT before 5.6.6 or a flush
+// observer before 5.7 it has not. A policy whose Path finds no row for an operation the
+// version has is a gap in the table.
+func Has(v V, op Op) bool {
+	_, _, ok := nativePath(v, op)
+	return ok
+}
+
 // nativePath is the row of the version's own policy; exists reports whether the version has
 // the operation at all.
-func nativePath(v V, op Op) (Row, string, bool) {
-	pol := TraitsOf(v).NativePolicy
-	for _, p := range []string{pol, "fullscan"} {
+func nativePath(v V, op Op) (Row, Policy, bool) {
+	pol := Policy(TraitsOf(v).NativePolicy)
+	for _, p := range []Policy{pol, PolicyFullscan} {
 		for _, r := range Table {
 			if r.Policy == p && r.Op == op && (r.covers(v) || v.Flavor == Percona && r.covers(v.InnoDB())) {
 				return r, p, true

@@ -29,7 +29,7 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func steps(t *testing.T, v, policy string, op Op) ([]Step, bool) {
+func steps(t *testing.T, v string, policy Policy, op Op) ([]Step, bool) {
 	t.Helper()
 	r, whatIf, ok := Path(MustParse(v), policy, op)
 	if !ok {
@@ -42,10 +42,11 @@ func steps(t *testing.T, v, policy string, op Op) ([]Step, bool) {
 // single out.
 func TestPaths(t *testing.T) {
 	for _, c := range []struct {
-		v, policy string
-		op        Op
-		want      []Step
-		whatIf    bool
+		v      string
+		policy Policy
+		op     Op
+		want   []Step
+		whatIf bool
 	}{
 		{"5.5.20", "fullscan", OpDropTable, []Step{FreePages, AHILRUWalk, RemoveAllWalk}, false}, // two LRU walks
 		{"5.5.30", "fullscan", OpDropTable, []Step{FreePages, FlushNoWrite}, false},              // 5.5.23 fix
@@ -87,7 +88,7 @@ func TestEveryVersionHasItsCore(t *testing.T) {
 	for _, v := range []string{"5.5.10", "5.5.30", "5.6.40", "5.7.30", "8.0.18", "8.0.30", "8.4.2", "percona-5.5.30", "percona-5.6.40", "percona-5.7.30", "mariadb-10.11.6"} {
 		pv := MustParse(v)
 		for _, op := range []Op{OpDropTable, OpTruncateTable, OpDiscard} {
-			if _, whatIf, ok := Path(pv, TraitsOf(pv).NativePolicy, op); !ok || whatIf {
+			if _, whatIf, ok := Path(pv, Policy(TraitsOf(pv).NativePolicy), op); !ok || whatIf {
 				t.Errorf("%s native %s: ok %v what-if %v", v, op, ok, whatIf)
 			}
 		}
@@ -109,5 +110,24 @@ func TestTraits(t *testing.T) {
 	}
 	if tr := TraitsOf(MustParse("mariadb-10.11.6")); !tr.OneInstance || tr.AHIDefault || !tr.RedoLoggedBuild || tr.LockWaitTimeout != 86400*time.Second {
 		t.Errorf("mariadb: %+v", tr)
+	}
+}
+
+// TestNoGaps: for every version family and every table key, an operation the version has
+// (Has) finds a row, what-ifs included — the lookup model/maint makes at load, where a gap
+// is an error.
+func TestNoGaps(t *testing.T) {
+	for _, v := range []string{"5.5.10", "5.5.30", "5.6.3", "5.6.40", "5.7.30", "8.0.18", "8.0.30", "8.4.2", "percona-5.5.30", "percona-5.6.40", "percona-5.7.30", "mariadb-10.11.6"} {
+		pv := MustParse(v)
+		for _, p := range []Policy{PolicyFullscan, PolicyLazy, PolicyPerconaLazy} {
+			for _, op := range []Op{OpDropTable, OpTruncateTable, OpDiscard, OpUndoTruncate, OpTempTruncate, OpExport, OpEncrypt, OpObserverFlush} {
+				if _, _, ok := Path(pv, p, op); !ok && Has(pv, op) {
+					t.Errorf("%s %s %s: the version has the operation but the table gives no row", v, p, op)
+				}
+			}
+		}
+	}
+	if _, _, ok := Path(MustParse("5.6.40"), PolicyFullscan, OpObserverFlush); ok || Has(MustParse("5.6.40"), OpObserverFlush) {
+		t.Error("5.6 has no flush observer")
 	}
 }

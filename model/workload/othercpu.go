@@ -63,11 +63,11 @@ func (b *OtherCPU) Launch(env Env) (Running, error) {
 			}
 			t0, used := t.Now(), sim.Time(0)
 			for {
-				srv.Cores.Compute(t.P, burst)
+				srv.Cores.Compute(t.Proc, burst)
 				used += burst
 				srv.Stats.OtherCPUNs += uint64(burst)
 				if next := t0 + sim.Time(float64(used)/share); next > t.Now() {
-					t.P.Sleep(next - t.Now())
+					t.Proc.Sleep(next - t.Now())
 				}
 			}
 		})

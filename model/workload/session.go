@@ -91,7 +91,7 @@ func (c *client) attempt(txn func()) (ok bool) {
 			panic(r) // not ours
 		}
 		c.err = e.code
-		c.t.S.Stats.Errors++
+		c.t.Srv.Stats.Errors++
 		c.endTxn()
 	}()
 	txn()

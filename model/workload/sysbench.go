@@ -88,11 +88,11 @@ type client struct {
 // core before the server sees the statement), the round trip (hardware.client_rtt; the
 // connection's thread sleeps meanwhile) and then cpu of server work.
 func (c *client) statement(cpu sim.Time) {
-	hw := &c.t.S.Sc.HardwareProfile
+	hw := &c.t.Srv.Scenario.HardwareProfile
 	if d := sim.Time(hw.Client.CPUPerStatement); hw.Client.Colocated && d > 0 {
 		c.t.Pay()
-		c.t.S.Cores.Compute(c.t.P, d)
-		c.t.S.Stats.ClientCPUNs += uint64(d)
+		c.t.Srv.Cores.Compute(c.t.Proc, d)
+		c.t.Srv.Stats.ClientCPUNs += uint64(d)
 	}
 	if rtt := sim.Time(hw.ClientRTT); rtt > 0 {
 		c.t.Sleep(rtt)
@@ -106,7 +106,7 @@ const undoRecsPerPage = 100
 // writeUndo appends an undo record: the undo segment's current page is modified, and a new
 // page is allocated when it fills (trx0undo.cc, trx_undo_add_page).
 func (c *client) writeUndo() {
-	s := c.t.S
+	s := c.t.Srv
 	if c.undoUse == 0 || c.undoUse >= undoRecsPerPage {
 		sp := s.Undo
 		c.undo = schema.MakePageID(sp.ID, sp.NextPage)
@@ -150,7 +150,7 @@ func startClients(srv *server.Server, prefix string, n int, rate float64, at sim
 				t.Sleep(at - t.Now())
 			}
 			c.next = t.Now()
-			noRTT := srv.Sc.HardwareProfile.ClientRTT == 0
+			noRTT := srv.Scenario.HardwareProfile.ClientRTT == 0
 			for k := 0; txn(c, k); k++ {
 				if noRTT {
 					// Without a client round trip nothing else makes a transaction that

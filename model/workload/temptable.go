@@ -166,7 +166,7 @@ func (cfg *TempTableConnections) Launch(env Env) (Running, error) {
 				// The client's side of a connection: TCP handshake, server greeting, auth
 				// exchange and the statement itself are round trips (4 × client_rtt), then
 				// its own think time; the server's connect CPU is charged above.
-				t.Sleep(4*sim.Time(srv.Sc.HardwareProfile.ClientRTT) + sim.Time(cfg.Think))
+				t.Sleep(4*sim.Time(srv.Scenario.HardwareProfile.ClientRTT) + sim.Time(cfg.Think))
 			}
 		})
 	}

@@ -40,8 +40,8 @@ import (
 const page = 16 << 10
 
 type result struct {
-	ops                         int
-	wall, user, sys, machine, d time.Duration
+	ops                      int
+	wall, user, sys, machine time.Duration
 }
 
 type test struct {

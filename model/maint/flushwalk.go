@@ -1,145 +1,12 @@
-package server
+package maint
 
 import (
 	"math"
 
 	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/server"
 	"github.com/ddlsim/ddlsim/sim"
 )
-
-// The buffer-pool maintenance routines of buf0lru.cc / buf0flu.cc (8.0.18 shape; see
-// docs/innodb-source.md for the loops they follow). Policies compose them. Each walks its list
-// under the mutexes the real code holds and charges list_node per node visited; which pages
-// a walk meets and how many nodes it passes are computed from the bufpool's per-space lists
-// and flush-list order statistics instead of a node-by-node walk (tested against the literal
-// walks in bufpool/oracle.go).
-
-// yieldEvery is BUF_LRU_DROP_SEARCH_SIZE: buf_flush_try_yield releases the mutexes once
-// `processed` (pages visited and not flushed) reaches it.
-const yieldEvery = bufpool.DropSearchSize
-
-// DropAHIForTablespace is buf_LRU_drop_page_hash_for_tablespace (§1.6): one walk of the whole
-// LRU from the tail under the LRU mutex; every 1024 pages of the space with AHI entries the
-// mutex is released while their entries are dropped (dropAHI: per record, under the AHI
-// partition's latch), then the walk continues. It runs whether or not the AHI is enabled (the
-// source does not test btr_search_enabled): with no hashed page it is one full walk with no
-// release.
-func (t *Thread) DropAHIForTablespace(in *Instance, space uint32) (st ScanStats) {
-	s := t.S
-	bp := in.BP
-	t.Lock(in.LRU)
-	var bounds []int
-	var visited int
-	var pages []bufpool.FrameID
-	if n := bp.SpaceAHI(space); n >= yieldEvery {
-		bounds, visited, pages = bp.WalkAHI(space, yieldEvery, nil) // positions need the walk
-	} else {
-		visited = bp.LRULen()
-		for f := range bp.SpaceFrames(space) {
-			if bp.HasAHI(f) && !bp.Blocked(f) {
-				pages = append(pages, f)
-			}
-		}
-	}
-	last, done := 0, 0
-	for _, b := range bounds {
-		t.Charge(sim.Time(b-last) * s.Costs.ListNode)
-		last = b
-		t.Unlock(in.LRU)
-		for _, f := range pages[done : done+yieldEvery] {
-			t.DropPageAHI(in, f)
-		}
-		done += yieldEvery
-		st.Yields++
-		t.Lock(in.LRU)
-	}
-	t.Charge(sim.Time(visited-last) * s.Costs.ListNode)
-	t.Unlock(in.LRU)
-	for _, f := range pages[done:] {
-		if bp.HasAHI(f) && !bp.Blocked(f) {
-			t.DropPageAHI(in, f)
-		}
-	}
-	t.Pay()
-	st.NodesVisited += uint64(visited)
-	st.AHIDropped += uint64(len(pages))
-	return st
-}
-
-// RemoveAllPages is buf_LRU_remove_all_pages (§1.5): a walk of the whole LRU from the tail
-// under the LRU mutex with no yield, freeing every page of the space. A page that still has AHI
-// entries is cleaned and the walk restarts from the tail; a fixed page makes it finish the
-// walk, sleep 20 ms and rescan.
-func (t *Thread) RemoveAllPages(in *Instance, space uint32) (st ScanStats) {
-	s := t.S
-	bp := in.BP
-	var found []bufpool.FrameID
-	for {
-		t.Lock(in.LRU)
-		visited, pages := bp.RemovalScan(space, found[:0])
-		found = pages
-		// The tail-most unfixed page with AHI entries stops the walk there (rare: the AHI pass
-		// ran just before). Its position needs a literal walk.
-		ahi := bufpool.Nil
-		ahiPos := 0
-		for _, f := range found {
-			if bp.HasAHI(f) && !bp.Blocked(f) {
-				if p := bp.LRUPosition(f); ahi == bufpool.Nil || p < ahiPos {
-					ahi, ahiPos = f, p
-				}
-			}
-		}
-		if ahi != bufpool.Nil {
-			// Pages before it in walk order are freed on the way.
-			t.Charge(sim.Time(ahiPos+1) * s.Costs.ListNode)
-			// Positions first, then remove: removing shifts the positions of the rest.
-			var before []bufpool.FrameID
-			for _, f := range found {
-				if f != ahi && !bp.Blocked(f) && bp.LRUPosition(f) < ahiPos {
-					before = append(before, f)
-				}
-			}
-			for _, f := range before {
-				t.removePage(in, f, &st)
-			}
-			t.Unlock(in.LRU)
-			t.DropPageAHI(in, ahi) // btr_search_drop_page_hash_when_freed
-			st.AHIDropped++
-			st.Restarts++
-			st.NodesVisited += uint64(ahiPos + 1)
-			continue
-		}
-		allFreed := true
-		t.Charge(sim.Time(visited) * s.Costs.ListNode)
-		for _, f := range found {
-			if bp.Blocked(f) || !t.removePage(in, f, &st) {
-				allFreed = false
-			}
-		}
-		t.Unlock(in.LRU)
-		st.NodesVisited += uint64(visited)
-		if allFreed {
-			return st
-		}
-		st.Sleeps++
-		t.Sleep(20 * sim.Millisecond)
-		st.Restarts++
-	}
-}
-
-// removePage frees one page found by a removal walk (the caller holds the LRU mutex):
-// buf_flush_remove under the flush-list mutex if dirty, then off the hash and LRU. It
-// reports false, freeing nothing, when the page was fixed while the flush-list mutex was
-// awaited (readyToFree): the walk then treats it as a fixed page.
-func (t *Thread) removePage(in *Instance, f bufpool.FrameID, st *ScanStats) bool {
-	if !t.readyToFree(in, f) {
-		return false
-	}
-	in.BP.Remove(f, true)
-	t.Charge(t.S.Costs.PageFree)
-	st.PagesFreed++
-	return true
-}
 
 // FlushTarget selects the pages of a flush-list routine: the pages of Space, or, when
 // Observer != 0, the pages tagged with that flush observer (which all belong to Space).
@@ -191,10 +58,10 @@ type FlushOptions struct {
 // instance: passes over the flush list from the tail under the LRU mutex (whole pass) and the
 // flush-list mutex (walk), until a pass finds every target processed; a failed pass (a
 // target was io-fixed) sleeps 2 ms.
-func (t *Thread) FlushDirtyPages(in *Instance, tg FlushTarget, opt FlushOptions) (st ScanStats) {
+func FlushDirtyPages(t *server.Thread, in *server.Instance, tg FlushTarget, opt FlushOptions) (st server.ScanStats) {
 	for {
 		t.Lock(in.LRU)
-		ok := t.flushOrRemovePass(in, tg, opt, &st)
+		ok := flushOrRemovePass(t, in, tg, opt, &st)
 		t.Unlock(in.LRU)
 		if ok {
 			return st
@@ -210,7 +77,7 @@ func (t *Thread) FlushDirtyPages(in *Instance, tg FlushTarget, opt FlushOptions)
 
 // flushOrRemovePass is one call of buf_flush_or_remove_pages (or, for Write without
 // RestartFromTail, of flush_pages_flush_list); it returns all_freed (DB_SUCCESS).
-func (t *Thread) flushOrRemovePass(in *Instance, tg FlushTarget, opt FlushOptions, st *ScanStats) bool {
+func flushOrRemovePass(t *server.Thread, in *server.Instance, tg FlushTarget, opt FlushOptions, st *server.ScanStats) bool {
 	w := flushWalk{t: t, in: in, bp: in.BP, tg: tg, opt: opt, st: st,
 		pinned: opt.Write && !opt.RestartFromTail}
 	return w.run()
@@ -244,12 +111,12 @@ func (t *Thread) flushOrRemovePass(in *Instance, tg FlushTarget, opt FlushOption
 // prev pinned (buf_page_try_pin, an ABA check on the insertion); the walk then continues
 // from prev, and a failed pin ends the pass.
 type flushWalk struct {
-	t      *Thread
-	in     *Instance
+	t      *server.Thread
+	in     *server.Instance
 	bp     *bufpool.Instance
 	tg     FlushTarget
 	opt    FlushOptions
-	st     *ScanStats
+	st     *server.ScanStats
 	pinned bool
 
 	processed   int  // `processed`: declared before `rescan:`, so a rescan keeps it
@@ -282,7 +149,7 @@ func (w *flushWalk) mark(f bufpool.FrameID) wpos {
 
 // visit charges n nodes visited.
 func (w *flushWalk) visit(n int) {
-	w.t.Charge(sim.Time(n) * w.t.S.Costs.ListNode)
+	w.t.Charge(sim.Time(n) * w.t.Srv.Costs.ListNode)
 	w.st.NodesVisited += uint64(n)
 }
 
@@ -448,7 +315,7 @@ func (w *flushWalk) flushOrRemovePage(f bufpool.FrameID) bool {
 	case !w.opt.Write:
 		t.Lock(in.Flush) // buf_flush_remove takes the flush-list mutex itself
 		bp.MarkClean(f)
-		t.Charge(t.S.Costs.PageFree)
+		t.Charge(t.Srv.Costs.PageFree)
 		t.Unlock(in.Flush)
 		w.st.PagesFreed++
 		done = true
@@ -470,7 +337,7 @@ func (w *flushWalk) write(f bufpool.FrameID) bool {
 	}
 	bp.SetIOFix(f, bufpool.IOWrite)
 	t.Unlock(w.in.LRU)
-	t.flushSinglePageAsync(w.in, f)
+	t.FlushPageAsync(w.in, f)
 	w.st.PagesFlushed++
 	t.Lock(w.in.LRU)
 	return true
@@ -491,7 +358,7 @@ func (w *flushWalk) tryYield(prev wpos) wpos {
 		}
 		t.Unlock(in.Flush)
 		t.Unlock(in.LRU)
-		t.P.Sleep(0) // std::this_thread::yield()
+		t.Proc.Sleep(0) // std::this_thread::yield()
 		t.Lock(in.LRU)
 		t.Lock(in.Flush)
 		w.unpin(prev)
@@ -507,7 +374,7 @@ func (w *flushWalk) tryYield(prev wpos) wpos {
 		// buf_flush_yield: sticky while the LRU mutex is released, so prev keeps its place.
 		bp.SetIOFix(prev.f, bufpool.IOPin)
 		t.Unlock(in.LRU)
-		t.P.Sleep(0) // os_thread_yield()
+		t.Proc.Sleep(0) // os_thread_yield()
 		t.Lock(in.LRU)
 		bp.SetIOFix(prev.f, bufpool.IONone)
 		t.Lock(in.Flush)
@@ -550,236 +417,3 @@ func (w *flushWalk) unpin(prev wpos) {
 // flushSinglePageAsync is buf_flush_page(BUF_FLUSH_SINGLE_PAGE, sync=false) from a DDL walk
 // (§2.1): with the doublewrite buffer, a synchronous write to one of the 8 single-page
 // doublewrite slots and an fsync of the system tablespace, then the data-file write
-// asynchronously; the page stays io-fixed on the flush list until that write completes.
-func (t *Thread) flushSinglePageAsync(in *Instance, f bufpool.FrameID) {
-	s := t.S
-	t.Charge(s.Costs.PageFlushCPU)
-	if s.Dblwr {
-		for s.dblwrSingle >= dblwrSingleSlots {
-			s.dblwrWaiters = append(s.dblwrWaiters, t)
-			t.Pay()
-			t.P.Park()
-		}
-		s.dblwrSingle++
-		t.Charge(s.Costs.PageWriteCPU)
-		t.IO(s.Data, sim.Write, s.PageSize)
-		t.IO(s.Data, sim.Sync, 0)
-	}
-	t.Charge(s.Costs.PageWriteCPU) // the data-file write's submission (completion is asynchronous)
-	t.Pay()
-	s.asyncWrites++
-	space := in.BP.Key(f).Space()
-	s.ioStarted(space)
-	s.Data.Submit(sim.Write, s.PageSize, func() {
-		s.ioDone(space)
-		// buf_page_io_complete → buf_flush_write_complete: off the flush list.
-		in.BP.SetIOFix(f, bufpool.IONone)
-		in.BP.MarkClean(f)
-		s.Stats.PagesWritten++
-		s.asyncWrites--
-		if s.Dblwr {
-			s.dblwrSingle--
-			if len(s.dblwrWaiters) > 0 {
-				w := s.dblwrWaiters[0]
-				s.dblwrWaiters = s.dblwrWaiters[1:]
-				w.P.Wake(0)
-			}
-		}
-		for len(s.asyncWaiters) > 0 && s.asyncWrites == 0 {
-			w := s.asyncWaiters[0]
-			s.asyncWaiters = s.asyncWaiters[1:]
-			w.P.Wake(0)
-		}
-	})
-}
-
-// dblwrSingleSlots: 2 × TRX_SYS_DOUBLEWRITE_BLOCK_SIZE (128) − srv_doublewrite_batch_size
-// (120) single-page slots (buf0dblwr.cc).
-const dblwrSingleSlots = 8
-
-// WaitPendingWrites is os_aio_wait_until_no_pending_writes.
-func (t *Thread) WaitPendingWrites() {
-	t.Pay()
-	for t.S.asyncWrites > 0 {
-		t.S.asyncWaiters = append(t.S.asyncWaiters, t)
-		t.P.Park()
-		t.Woken()
-	}
-}
-
-// CountObserverPages is buf_flush_get_dirty_pages_count for one instance: a walk of the whole
-// flush list under the flush-list mutex, no yield (FlushObserver::flush's progress count).
-func (t *Thread) CountObserverPages(in *Instance, obs uint16) (st ScanStats) {
-	t.Lock(in.Flush)
-	n := in.BP.FlushLen()
-	t.Charge(sim.Time(n) * t.S.Costs.ListNode)
-	t.Unlock(in.Flush)
-	st.NodesVisited = uint64(n)
-	return st
-}
-
-// WaitObserver polls every 2 ms until no page of the observer is dirty (is_complete).
-func (t *Thread) WaitObserver(obs uint16) (st ScanStats) {
-	for {
-		left := 0
-		for _, in := range t.S.Inst {
-			left += in.BP.ObserverDirty(obs)
-		}
-		if left == 0 {
-			return st
-		}
-		st.Sleeps++
-		t.Sleep(2 * sim.Millisecond)
-	}
-}
-
-// DropAHIForTable is btr_drop_ahi_for_table (§7): while the table still has pages with AHI
-// entries (its ref_count), rounds over the instances, each walking the LRU from the tail under
-// the LRU mutex until 1024 such pages are collected or the list ends, dropping them with the
-// mutex released, then a yield. A table with no hashed page costs nothing: the loop's test
-// fails before the first round. It runs on DROP TABLE both before and after 8.0.23.
-func (t *Thread) DropAHIForTable(space uint32) (st ScanStats) {
-	s := t.S
-	for s.SpaceAHIPages(space) > 0 {
-		left := 0
-		for _, in := range s.Inst {
-			bp := in.BP
-			t.Lock(in.LRU)
-			bounds, visited, collected := bp.AHIScan(space, yieldEvery, nil)
-			n := collected
-			if len(bounds) > 0 {
-				visited, n = bounds[0], yieldEvery
-			}
-			t.Charge(sim.Time(visited) * s.Costs.ListNode)
-			st.NodesVisited += uint64(visited)
-			// Take the batch's pages: the tail-most n AHI pages (positions need the walk
-			// only when a batch fills, which AHIScan already did).
-			var batch []bufpool.FrameID
-			if len(bounds) > 0 {
-				_, _, pages := bp.WalkAHI(space, yieldEvery, nil)
-				batch = pages[:n]
-			} else {
-				for f := range bp.SpaceFrames(space) {
-					if bp.HasAHI(f) && !bp.Blocked(f) {
-						batch = append(batch, f)
-					}
-				}
-			}
-			t.Unlock(in.LRU)
-			for _, f := range batch {
-				if bp.HasAHI(f) {
-					t.DropPageAHI(in, f)
-				}
-			}
-			st.AHIDropped += uint64(len(batch))
-			left += collected - len(batch)
-		}
-		t.Sleep(0) // std::this_thread::yield()
-		if left > 0 {
-			st.Restarts++
-		} else if s.SpaceAHIPages(space) > 0 {
-			// Only buffer-fixed hashed pages remain: the source keeps looping on ref_count
-			// (Bug #113312's stall); the model waits for the fixes to go.
-			st.Sleeps++
-			t.Sleep(sim.Millisecond)
-		}
-	}
-	return st
-}
-
-// BatchWrite flushes io-fixed pages as doublewrite batches: each batch of up to 120 pages is
-// written to the doublewrite area sequentially and fsynced, then every page is written to its
-// data file asynchronously; the batch ends when all its writes completed
-// (buf_dblwr_flush_buffered_writes, buf_flush_write_complete). Stale pages (lazy drop) are
-// discarded instead of written. Returns the pages written.
-func (t *Thread) BatchWrite(in *Instance, pages []bufpool.FrameID) int {
-	s := t.S
-	bp := in.BP
-	written := 0
-	for len(pages) > 0 {
-		k := min(len(pages), doublewriteBatch)
-		batch := pages[:k]
-		pages = pages[k:]
-		live := 0
-		var spaces []uint32
-		for _, f := range batch {
-			if !s.policy.Stale(in, f) {
-				live++
-				spaces = append(spaces, bp.Key(f).Space())
-			}
-		}
-		t.Charge(sim.Time(live) * s.Costs.PageFlushCPU)
-		if live > 0 {
-			if s.Dblwr {
-				// One sequential write of the batch to the doublewrite area: one operation.
-				t.Charge(s.Costs.PageWriteCPU)
-				t.IO(s.Data, sim.Write, int64(live)*s.PageSize)
-				t.IO(s.Data, sim.Sync, 0)
-			}
-			// One asynchronous data-file write per page, submitted by this thread.
-			t.Charge(sim.Time(live) * s.Costs.PageWriteCPU)
-			pending := live
-			t.Pay()
-			for i := 0; i < live; i++ {
-				space := spaces[i]
-				s.ioStarted(space)
-				s.Data.Submit(sim.Write, s.PageSize, func() {
-					s.ioDone(space)
-					pending--
-					if pending == 0 {
-						t.P.Wake(0)
-					}
-				})
-			}
-			t.P.Park()
-			t.Woken()
-		}
-		t.Lock(in.Flush)
-		for _, f := range batch {
-			if bp.IsDirty(f) {
-				bp.MarkClean(f)
-			}
-			bp.SetIOFix(f, bufpool.IONone)
-		}
-		t.Unlock(in.Flush)
-		s.Stats.PagesWritten += uint64(live)
-		written += live
-	}
-	return written
-}
-
-func (s *Server) ioStarted(space uint32) {
-	if s.pendingIO == nil {
-		s.pendingIO = map[uint32]int{}
-	}
-	s.pendingIO[space]++
-}
-
-func (s *Server) ioDone(space uint32) {
-	if s.pendingIO[space]--; s.pendingIO[space] == 0 {
-		delete(s.pendingIO, space)
-	}
-}
-
-// PendingIO is the number of page writes in flight to tablespace space.
-func (s *Server) PendingIO(space uint32) int { return s.pendingIO[space] }
-
-// RenameSpace is Fil_shard::space_rename (8.0.18 fil0fil.cc): while the file has I/O in
-// flight (n_pending, n_pending_flushes) the rename sleeps 100 ms and retries (up to 25,000
-// times, a warning every 1,000); then the file is fsynced if it was modified since its last
-// flush and renamed (one metadata write and its sync on the data device). It returns the
-// retries.
-func (t *Thread) RenameSpace(space uint32) (retries int) {
-	s := t.S
-	for s.PendingIO(space) > 0 && retries < 25000 {
-		retries++
-		t.Sleep(100 * sim.Millisecond)
-	}
-	t.FsyncData()
-	t.IO(s.Data, sim.Write, 4096) // the rename: directory entry and the tablespace's name in the DD
-	t.IO(s.Data, sim.Sync, 0)
-	return retries
-}
-
-// FsyncData is fil_flush of a data file.
-func (t *Thread) FsyncData() { t.IO(t.S.Data, sim.Sync, 0) }

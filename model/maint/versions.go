@@ -1,8 +1,9 @@
-package server
+package maint
 
 import (
 	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/schema"
+	"github.com/ddlsim/ddlsim/model/server"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
@@ -17,8 +18,8 @@ import (
 // Per page: a page-hash lookup (page_hit); per extent: the modified extent descriptor (a write
 // of the space's descriptor page, with its redo). The cost grows with the table, not the pool.
 // The dict_sys mutex the real code holds throughout is not modelled.
-func (t *Thread) FreeTablePages(tab *schema.Table) (st ScanStats) {
-	s := t.S
+func FreeTablePages(t *server.Thread, tab *schema.Table) (st server.ScanStats) {
+	s := t.Srv
 	const extent = 64
 	for _, ix := range tab.Indexes() {
 		for p := int64(0); p < ix.Pages; p++ {
@@ -42,10 +43,10 @@ func (t *Thread) FreeTablePages(tab *schema.Table) (st ScanStats) {
 // one walk of the whole LRU from the head under the LRU mutex, no yield, flagging the space's
 // pages (space_was_being_deleted); the flagged pages are then stale and freed where they are
 // met. The flag itself is the space's deletion (Space.Deleted), which the caller has set.
-func (t *Thread) MarkSpaceDeleted(in *Instance, space uint32) (st ScanStats) {
+func MarkSpaceDeleted(t *server.Thread, in *server.Instance, space uint32) (st server.ScanStats) {
 	t.Lock(in.LRU)
 	n := in.BP.LRULen()
-	t.Charge(sim.Time(n) * t.S.Costs.ListNode)
+	t.Charge(sim.Time(n) * t.Srv.Costs.ListNode)
 	t.Unlock(in.LRU)
 	st.NodesVisited = uint64(n)
 	return st
@@ -55,9 +56,9 @@ func (t *Thread) MarkSpaceDeleted(in *Instance, space uint32) (st ScanStats) {
 // every chunk of the instance (all frames, contiguous: block_scan each, no list mutex), the
 // AHI entries of each hashed page of the space dropped on the way (btr_search_latch released
 // around each drop; the block's X latch taken).
-func (t *Thread) ChunkAHIPass(in *Instance, space uint32) (st ScanStats) {
+func ChunkAHIPass(t *server.Thread, in *server.Instance, space uint32) (st server.ScanStats) {
 	bp := in.BP
-	t.Charge(sim.Time(bp.Frames()) * t.S.Costs.BlockScan)
+	t.Charge(sim.Time(bp.Frames()) * t.Srv.Costs.BlockScan)
 	var hashed []bufpool.FrameID
 	for f := range bp.SpaceFrames(space) {
 		if bp.HasAHI(f) && !bp.Blocked(f) {
@@ -77,8 +78,8 @@ func (t *Thread) ChunkAHIPass(in *Instance, space uint32) (st ScanStats) {
 // flush list from the tail holding buf_pool.mutex and flush_list_mutex throughout, no yield,
 // unlinking every page of the space that is not write-fixed; if one was, both mutexes are
 // released, the walk waits for the pending writes and runs again.
-func (t *Thread) FlushRemovePages(in *Instance, space uint32) (st ScanStats) {
-	s, bp := t.S, in.BP
+func FlushRemovePages(t *server.Thread, in *server.Instance, space uint32) (st server.ScanStats) {
+	s, bp := t.Srv, in.BP
 	for {
 		t.Lock(in.LRU)
 		t.Lock(in.Flush)

@@ -1,10 +1,10 @@
-package server
+package maint
 
 import (
-	"slices"
-
 	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/server"
 	"github.com/ddlsim/ddlsim/sim"
+	"slices"
 )
 
 // The policy toolkit: charged primitives a policy composes instead of calling the bufpool
@@ -54,8 +54,8 @@ func (tg Target) live(bp *bufpool.Instance) bool { return bp.InLRU(tg.F) && bp.K
 // the next node is pinned (IOPin, as buf_flush_yield pins its position) so the walk goes on
 // from a page still in the list. Charged: list_node per node visited, and the ordering as an
 // insertion sort into a search tree (sort_row per comparison, log2 of the targets each).
-func (t *Thread) CollectPages(in *Instance, sel Select, hold int, st *ScanStats) []Target {
-	s, bp := t.S, in.BP
+func CollectPages(t *server.Thread, in *server.Instance, sel Select, hold int, st *server.ScanStats) []Target {
+	s, bp := t.Srv, in.BP
 	var out []Target
 	t.Lock(in.LRU)
 	n := 0
@@ -70,7 +70,7 @@ func (t *Thread) CollectPages(in *Instance, sel Select, hold int, st *ScanStats)
 			out = append(out, Target{f, bp.Key(f)})
 		}
 		if hold > 0 && n%hold == 0 {
-			t.yieldLRU(in, f, st)
+			yieldLRU(t, in, f, st)
 		}
 	}
 	t.Unlock(in.LRU)
@@ -93,14 +93,14 @@ func (t *Thread) CollectPages(in *Instance, sel Select, hold int, st *ScanStats)
 // node just visited). The walk's successor is read from f after the mutex is back, and f is
 // pinned meanwhile (an io-fixed page is neither evicted, freed nor written), so the walk goes
 // on from a page still in the list. At an f that is already io-fixed the walk does not yield.
-func (t *Thread) yieldLRU(in *Instance, f bufpool.FrameID, st *ScanStats) {
+func yieldLRU(t *server.Thread, in *server.Instance, f bufpool.FrameID, st *server.ScanStats) {
 	bp := in.BP
 	if bp.IOFix(f) != bufpool.IONone {
 		return
 	}
 	bp.SetIOFix(f, bufpool.IOPin)
 	t.Unlock(in.LRU)
-	t.P.Sleep(0)
+	t.Proc.Sleep(0)
 	t.Lock(in.LRU)
 	bp.SetIOFix(f, bufpool.IONone)
 	st.Yields++
@@ -112,8 +112,8 @@ func (t *Thread) yieldLRU(in *Instance, f bufpool.FrameID, st *ScanStats) {
 // Per target it charges list_node (reaching it) and page_free for each page freed; a dirty
 // target leaves the flush list unwritten. A target that is io-fixed or buffer-fixed is not
 // freed and comes back in left, for the caller to retry after a wait.
-func (t *Thread) RemovePages(in *Instance, batch []Target, st *ScanStats) (left []Target) {
-	s, bp := t.S, in.BP
+func RemovePages(t *server.Thread, in *server.Instance, batch []Target, st *server.ScanStats) (left []Target) {
+	s, bp := t.Srv, in.BP
 	for _, tg := range batch {
 		if tg.live(bp) && !bp.Blocked(tg.F) && t.DropPageAHI(in, tg.F) {
 			st.AHIDropped++
@@ -146,8 +146,8 @@ func (t *Thread) RemovePages(in *Instance, batch []Target, st *ScanStats) (left 
 // as doublewrite batches (BatchWrite, page_flush_cpu each) and the call returns when they are
 // on disk. A target that is still a match but fixed (a write or a modification in flight)
 // comes back in left.
-func (t *Thread) FlushPageBatch(in *Instance, batch []Target, sel Select, st *ScanStats) (left []Target) {
-	s, bp := t.S, in.BP
+func FlushPageBatch(t *server.Thread, in *server.Instance, batch []Target, sel Select, st *server.ScanStats) (left []Target) {
+	s, bp := t.Srv, in.BP
 	var write []bufpool.FrameID
 	t.Lock(in.Flush)
 	for _, tg := range batch {
@@ -171,7 +171,7 @@ func (t *Thread) FlushPageBatch(in *Instance, batch []Target, sel Select, st *Sc
 
 // SpaceTargets reports whether any page of sel is still resident in some instance (for a
 // policy's completion loop).
-func (s *Server) SpaceTargets(sel Select) bool {
+func SpaceTargets(s *server.Server, sel Select) bool {
 	for _, in := range s.Inst {
 		for f := range in.BP.SpaceFrames(sel.Space) {
 			if sel.dirtyOnly() && !in.BP.IsDirty(f) {

@@ -1,4 +1,4 @@
-package output_test
+package archtest_test
 
 import (
 	"go/ast"
