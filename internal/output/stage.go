@@ -3,6 +3,7 @@ package output
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -49,11 +50,14 @@ func Stage(dir string) (*Staging, error) {
 		return nil, err
 	}
 	removeStale(parent, base)
-	tmp, err := os.MkdirTemp(parent, base+".tmp-")
+	// The name carries the owner (pid and a hash of the host) too, so a staging directory
+	// left by a kill between its creation and its mark is still judged by its owner's
+	// liveness, not only by age.
+	host, _ := os.Hostname()
+	tmp, err := os.MkdirTemp(parent, fmt.Sprintf("%s.tmp-%d-%s-", base, os.Getpid(), hostTag(host)))
 	if err != nil {
 		return nil, err
 	}
-	host, _ := os.Hostname()
 	if err := os.WriteFile(filepath.Join(tmp, stagingMark), fmt.Appendf(nil, "%s %d\n", host, os.Getpid()), 0o644); err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
@@ -102,7 +106,11 @@ func stale(p, host string) bool {
 		b, err = os.ReadFile(filepath.Join(p, stagingMark))
 	}
 	if err != nil {
-		// Unmarked: an older ddlsim's, or killed between creating and marking it.
+		// Unmarked: killed between creating and marking it (the name names the owner), or an
+		// older ddlsim's (no owner in the name).
+		if pid, ok := nameOwner(owner, host); ok {
+			return !alive(pid)
+		}
 		return old || time.Since(fi.ModTime()) > time.Minute
 	}
 	h, pidText, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
@@ -111,6 +119,29 @@ func stale(p, host string) bool {
 		return old
 	}
 	return !alive(pid)
+}
+
+// hostTag is a short hash of a host name that can stand in a file name.
+func hostTag(host string) string {
+	h := fnv.New32a()
+	h.Write([]byte(host))
+	return fmt.Sprintf("%08x", h.Sum32())
+}
+
+// nameOwner is the owner's pid in a staging directory's name (BASE.tmp-PID-HOSTTAG-RANDOM)
+// when the name says that owner is on this host.
+func nameOwner(p, host string) (int, bool) {
+	name := filepath.Base(p)
+	i := strings.LastIndex(name, ".tmp-")
+	if i < 0 {
+		return 0, false
+	}
+	parts := strings.SplitN(name[i+len(".tmp-"):], "-", 3)
+	if len(parts) != 3 || parts[1] != hostTag(host) {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(parts[0])
+	return pid, err == nil && pid > 0
 }
 
 // alive reports whether process pid exists (signal 0 checks without sending anything).
