@@ -31,7 +31,8 @@ type Traits struct {
 	// AHIParts is the default innodb_adaptive_hash_index_parts (1 where the AHI has one
 	// btr_search_latch: 5.5, 5.6, 5.7 before 5.7.8).
 	AHIParts int
-	// AHIDefault is the default of innodb_adaptive_hash_index (MariaDB 10.5+: OFF).
+	// AHIDefault is the default of innodb_adaptive_hash_index (MariaDB 10.5+ and MySQL 8.4:
+	// OFF; testdata/defaults-*.txt).
 	AHIDefault bool
 	// AHINoWaitBuild: a page's AHI build gives up when the partition latch is busy
 	// (x_lock_nowait, 8.0.3x+) instead of waiting for it.
@@ -76,6 +77,7 @@ func TraitsOf(v V) Traits {
 		t.SessionTempTablespaces = b.AtLeast(8, 0, 13)
 		t.AHINoWaitBuild = b.AtLeast(8, 0, 30) // [inferred] copy S84 (8.0.3x)
 		t.FlushPinned = b.Minor == 4           // [inferred] copy C, (c) 2024
+		t.AHIDefault = b.Minor != 4            // 8.4.0 turned the AHI off by default
 		if b.AtLeast(8, 0, 23) {
 			t.NativePolicy = "lazy"
 		}
