@@ -79,7 +79,11 @@ server_start "$CUR_POOL"
 . "$PLAN_FILE"
 server_stop
 awk -v a="$PLAN_T0" -v b="$EPOCHREALTIME" 'BEGIN { printf "plan_seconds\t%.0f\n", b - a }' >"$RESULTS/plan_time.tsv"
-"$LAB_TMP/tidy" "$RESULTS"
+if [ -n "$(ls -A "$RESULTS/runs")" ]; then
+  "$LAB_TMP/tidy" "$RESULTS"
+else
+  lab_log "no sysbench runs: nothing to tidy (the plan wrote its own files)"
+fi
 # Raw files are kept compressed (lab/tidy reads them as they are); LAB_GZIP=0 keeps them plain.
 if [ "${LAB_GZIP:-1}" = 1 ]; then
   find "$RESULTS/runs" "$RESULTS/warmups" -type f ! -name '*.gz' ! -name meta.env ! -name ddl.tsv \

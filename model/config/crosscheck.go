@@ -136,6 +136,18 @@ func groupNames(sc *Scenario) string {
 
 func checkHardware(hw *Hardware) []verr {
 	var out []verr
+	for _, tab := range []struct {
+		name string
+		pts  []FSPoint
+	}{{"free_written", hw.FS.FreeWritten}, {"unlink_written", hw.FS.UnlinkWritten}} {
+		name, pts := tab.name, tab.pts
+		for i := 1; i < len(pts); i++ {
+			if pts[i].Size <= pts[i-1].Size {
+				out = append(out, verr{path: fmt.Sprintf("hardware.fs.%s[%d].size", name, i),
+					msg: fmt.Sprintf("expected sizes in ascending order (after %s)", pts[i-1].Size)})
+			}
+		}
+	}
 	devices := []struct {
 		name string
 		dev  *Device

@@ -53,11 +53,12 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 		ver = version.MustParse(DefaultVersion) // reported by validation; defaults of the default
 	}
 	tr := version.TraitsOf(ver)
-	v5 := ver.InnoDB().Major == 5
-	mariadb := ver.Flavor == version.MariaDB
+	dv := version.DefaultsOf(ver) // the server's own defaults (model/version/testdata)
 
-	def("mysql.innodb_buffer_pool_size", m.BufferPoolSize == 0, func() { m.BufferPoolSize = 128 * MiB })
-	def("mysql.innodb_buffer_pool_instances", m.BufferPoolInstances == 0, func() { m.BufferPoolInstances = 8 })
+	def("mysql.innodb_buffer_pool_size", m.BufferPoolSize == 0, func() { m.BufferPoolSize = Size(dv.BufferPoolSize) })
+	def("mysql.innodb_buffer_pool_instances", m.BufferPoolInstances == 0, func() {
+		m.BufferPoolInstances = dv.Instances(int64(m.BufferPoolSize), sc.HardwareProfile.Cores)
+	})
 	if m.BufferPoolSize > 0 && m.BufferPoolSize < GiB && m.BufferPoolInstances > 1 {
 		// buf_pool_init: "innodb_buffer_pool_instances is ignored when the pool is < 1GiB".
 		m.BufferPoolInstances = 1
@@ -65,43 +66,34 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 	if tr.OneInstance {
 		m.BufferPoolInstances = 1 // MariaDB 10.5.1+: one buffer pool (MDEV-15058)
 	}
-	def("mysql.innodb_page_size", m.PageSize == 0, func() { m.PageSize = 16 * KiB })
-	def("mysql.innodb_old_blocks_pct", m.OldBlocksPct == 0, func() { m.OldBlocksPct = 37 })
-	def("mysql.innodb_old_blocks_time", m.OldBlocksTime == 0, func() { m.OldBlocksTime = 1000 * Millisecond })
-	def("mysql.innodb_page_cleaners", m.PageCleaners == 0, func() { m.PageCleaners = 4 })
+	def("mysql.innodb_page_size", m.PageSize == 0, func() { m.PageSize = Size(dv.PageSize) })
+	def("mysql.innodb_old_blocks_pct", m.OldBlocksPct == 0, func() { m.OldBlocksPct = dv.OldBlocksPct })
+	// 5.5's default 0 is the zero value: an unset field stays 0 there, as the server has it.
+	def("mysql.innodb_old_blocks_time", m.OldBlocksTime == 0, func() { m.OldBlocksTime = Duration(dv.OldBlocksTimeMS) * Millisecond })
+	def("mysql.innodb_page_cleaners", m.PageCleaners == 0, func() { m.PageCleaners = dv.PageCleaners(m.BufferPoolInstances) })
 	if tr.OneInstance {
 		m.PageCleaners = 1 // one buf_flush_page_cleaner thread
 	}
 	if m.BufferPoolInstances > 0 && m.PageCleaners > m.BufferPoolInstances {
 		m.PageCleaners = m.BufferPoolInstances // MySQL caps cleaners at instances at startup
 	}
-	def("mysql.innodb_io_capacity", m.IOCapacity == 0, func() { m.IOCapacity = 200 })
-	def("mysql.innodb_io_capacity_max", m.IOCapacityMax == 0, func() { m.IOCapacityMax = max(2000, 2*m.IOCapacity) })
-	def("mysql.innodb_lru_scan_depth", m.LRUScanDepth == 0, func() { m.LRUScanDepth = 1024 })
-	def("mysql.innodb_adaptive_hash_index", m.AdaptiveHashIndex == nil, func() { m.AdaptiveHashIndex = ptr(tr.AHIDefault) })
-	def("mysql.innodb_adaptive_hash_index_parts", m.AdaptiveHashIndexParts == 0, func() { m.AdaptiveHashIndexParts = tr.AHIParts })
-	def("mysql.lock_wait_timeout", m.LockWaitTimeout == 0, func() { m.LockWaitTimeout = Duration(tr.LockWaitTimeout) })
-	def("mysql.innodb_doublewrite", m.Doublewrite == nil, func() { m.Doublewrite = ptr(true) })
-	// 5.5 and 5.6.0-5.6.7 shipped 5 MiB redo files, 5.6.8 raised them to 48 MiB; MariaDB
-	// 10.5+ has one redo file of 96 MiB by default.
-	logSize, logFiles := 48*MiB, 2
-	switch {
-	case mariadb:
-		logSize, logFiles = 96*MiB, 1
-	case v5 && ver.InnoDB().Before(5, 6, 8):
-		logSize = 5 * MiB
-	}
-	def("mysql.innodb_log_file_size", m.LogFileSize == 0, func() { m.LogFileSize = logSize })
-	def("mysql.innodb_log_files_in_group", m.LogFilesInGroup == 0, func() { m.LogFilesInGroup = logFiles })
-	// 5.x shipped 75% / lwm 0; 8.0.3 raised them to 90% / 10%; MariaDB 10.5+: 90% / 0.
-	def("mysql.innodb_max_dirty_pages_pct", m.MaxDirtyPagesPct == 0, func() { m.MaxDirtyPagesPct = pick(v5, 75, 90) })
-	def("mysql.innodb_max_dirty_pages_pct_lwm", m.MaxDirtyPagesPctLWM == 0, func() { m.MaxDirtyPagesPctLWM = pick(v5 || mariadb, 0, 10) })
-	def("mysql.innodb_adaptive_flushing_lwm", m.AdaptiveFlushingLWM == 0, func() { m.AdaptiveFlushingLWM = 10 })
-	def("mysql.innodb_flush_log_at_trx_commit", m.FlushLogAtTrxCommit == 0, func() { m.FlushLogAtTrxCommit = 1 })
-	def("mysql.innodb_sort_buffer_size", m.SortBufferSize == 0, func() { m.SortBufferSize = 1 * MiB })
-	def("mysql.innodb_ddl_threads", m.DDLThreads == 0, func() { m.DDLThreads = 4 })
-	def("mysql.innodb_ddl_buffer_size", m.DDLBufferSize == 0, func() { m.DDLBufferSize = 1 * MiB })
-	def("mysql.innodb_parallel_read_threads", m.ParallelReadThreads == 0, func() { m.ParallelReadThreads = 4 })
+	def("mysql.innodb_io_capacity", m.IOCapacity == 0, func() { m.IOCapacity = dv.IOCapacity })
+	def("mysql.innodb_io_capacity_max", m.IOCapacityMax == 0, func() { m.IOCapacityMax = dv.IOCapacityMax(m.IOCapacity) })
+	def("mysql.innodb_lru_scan_depth", m.LRUScanDepth == 0, func() { m.LRUScanDepth = dv.LRUScanDepth })
+	def("mysql.innodb_adaptive_hash_index", m.AdaptiveHashIndex == nil, func() { m.AdaptiveHashIndex = ptr(dv.AHI) })
+	def("mysql.innodb_adaptive_hash_index_parts", m.AdaptiveHashIndexParts == 0, func() { m.AdaptiveHashIndexParts = dv.AHIParts })
+	def("mysql.lock_wait_timeout", m.LockWaitTimeout == 0, func() { m.LockWaitTimeout = Duration(dv.LockWaitTimeoutS) * Second })
+	def("mysql.innodb_doublewrite", m.Doublewrite == nil, func() { m.Doublewrite = ptr(dv.Doublewrite) })
+	def("mysql.innodb_log_file_size", m.LogFileSize == 0, func() { m.LogFileSize = Size(dv.LogFileSize) })
+	def("mysql.innodb_log_files_in_group", m.LogFilesInGroup == 0, func() { m.LogFilesInGroup = dv.LogFiles })
+	def("mysql.innodb_max_dirty_pages_pct", m.MaxDirtyPagesPct == 0, func() { m.MaxDirtyPagesPct = dv.MaxDirtyPct })
+	def("mysql.innodb_max_dirty_pages_pct_lwm", m.MaxDirtyPagesPctLWM == 0, func() { m.MaxDirtyPagesPctLWM = dv.MaxDirtyLWM })
+	def("mysql.innodb_adaptive_flushing_lwm", m.AdaptiveFlushingLWM == 0, func() { m.AdaptiveFlushingLWM = dv.AdaptiveFlushingLWM })
+	def("mysql.innodb_flush_log_at_trx_commit", m.FlushLogAtTrxCommit == 0, func() { m.FlushLogAtTrxCommit = dv.FlushLogAtTrxCommit })
+	def("mysql.innodb_sort_buffer_size", m.SortBufferSize == 0, func() { m.SortBufferSize = Size(dv.SortBufferSize) })
+	def("mysql.innodb_ddl_threads", m.DDLThreads == 0, func() { m.DDLThreads = dv.DDLThreads })
+	def("mysql.innodb_ddl_buffer_size", m.DDLBufferSize == 0, func() { m.DDLBufferSize = Size(dv.DDLBufferSize) })
+	def("mysql.innodb_parallel_read_threads", m.ParallelReadThreads == 0, func() { m.ParallelReadThreads = dv.ParallelReads(sc.HardwareProfile.Cores) })
 	def("mysql.alter_table_progress", m.AlterTableProgress == nil, func() { m.AlterTableProgress = ptr(true) })
 
 	// The default policy is the one the version itself runs: community scans before 8.0.23,
@@ -132,10 +124,3 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-func pick(cond bool, a, b float64) float64 {
-	if cond {
-		return a
-	}
-	return b
-}

@@ -91,9 +91,40 @@ type Hardware struct {
 	// Client describes where the benchmark client runs. Zero (the default): on another
 	// machine, its work is in client_rtt and costs these cores nothing.
 	Client Client `yaml:"client,omitempty"`
+	// FS is the cost of the file-system calls a DROP / TRUNCATE makes on the data device's
+	// filesystem (measured by lab/probe/fscost). Omitted: those calls cost nothing (the
+	// statement's file work is not simulated).
+	FS FS `yaml:"fs,omitempty"`
 	// Provenance says, per value, whether it was measured, fitted (on what) or assumed
 	// (provenance.go); documentation only, not part of the effective configuration.
 	Provenance []Provenance `yaml:"provenance,omitempty"`
+}
+
+// FS is the wall time of the file-system calls of a tablespace's creation and removal. The
+// calls wait (the thread sleeps in the kernel, < 1 us of CPU per MiB): none is charged as CPU
+// except the small fixed ones (unlink, rename, create), whose CPU equals their wall time.
+type FS struct {
+	// FreeWritten is close(2) of an unlinked file, by the size of its written extents: the
+	// blocks are freed when the last handle goes (MariaDB's os_file_close after the drop).
+	// Interpolated linearly between points, extrapolated by the last slope.
+	FreeWritten []FSPoint `yaml:"free_written,omitempty"`
+	// UnlinkWritten is unlink(2) of a closed file, by its written size (MySQL 8.0's
+	// os_file_delete in the post-DDL phase: the blocks are freed in the unlink).
+	UnlinkWritten []FSPoint `yaml:"unlink_written,omitempty"`
+	// FreeUnwritten + FreeUnwrittenPerMiB × MiB is the release of allocated extents that
+	// were never written (fallocate'd, no data).
+	FreeUnwritten       Duration `yaml:"free_unwritten,omitempty"`
+	FreeUnwrittenPerMiB Duration `yaml:"free_unwritten_per_mib,omitempty"`
+	Unlink              Duration `yaml:"unlink,omitempty"`    // unlink(2) of an open file: the name only
+	Rename              Duration `yaml:"rename,omitempty"`    // rename(2)
+	Create              Duration `yaml:"create,omitempty"`    // open(O_CREAT|O_EXCL) + fallocate of the first 64 KiB + close
+	FileSync            Duration `yaml:"file_sync,omitempty"` // fsync of a small file (the SQL layer's ddl_recovery.log)
+}
+
+// FSPoint is one measured size: a file with Size bytes written takes Wall.
+type FSPoint struct {
+	Size Size     `yaml:"size"`
+	Wall Duration `yaml:"wall"`
 }
 
 // Client is the benchmark client's placement: `client: {colocated: true, cpu_per_statement:

@@ -21,6 +21,11 @@ type Redo struct {
 	writerIdle   bool
 	pendingBytes int64
 	Flushes      uint64
+
+	// latchX: a thread holds log_sys.latch exclusively (MariaDB's mtr_t::commit_file); every
+	// writing mini-transaction and commit waits in latchWait until it is released.
+	latchX    bool
+	latchWait []*Thread
 }
 
 func newRedo(s *Server) *Redo {
@@ -89,6 +94,7 @@ func (r *Redo) start() {
 // point waits for the page cleaners (furious flushing) first.
 func (t *Thread) CommitWait() {
 	s := t.Srv
+	t.waitLogLatch()
 	t.Charge(s.Costs.Commit)
 	if s.Scenario.MySQL.FlushLogAtTrxCommit != 1 {
 		t.Pay()
@@ -114,8 +120,66 @@ func (t *Thread) CommitWait() {
 // checkpoint age is beyond the sync flush point.
 func (t *Thread) LogFreeCheck() {
 	r := t.Srv.Redo
+	t.waitLogLatch()
 	for r.lsn-r.OldestModification() > r.SyncAge {
 		t.Srv.cleaners.kick()
 		t.Sleep(sim.Millisecond)
 	}
+}
+
+// waitLogLatch parks t while another thread holds log_sys.latch exclusively. The model's
+// writers check it before a writing mini-transaction (LogFreeCheck) and at commit; in the
+// server they block in mtr_t::commit, a little later in the same mini-transaction.
+func (t *Thread) waitLogLatch() {
+	r := t.Srv.Redo
+	for r.latchX {
+		t.Pay() // may yield: join the wait list only once nothing runs before the park
+		if !r.latchX {
+			return
+		}
+		r.latchWait = append(r.latchWait, t)
+		t.Proc.Park()
+	}
+}
+
+// LogWriteAndFlushX is MariaDB's mtr_t::commit_file: a file operation's redo record (bytes)
+// appended and, holding log_sys.latch exclusively, everything buffered written and fsynced
+// (log_write_and_flush) by the calling thread itself. Every other writer waits for the
+// latch meanwhile; the committers already waiting for the group commit are durable with it.
+func (t *Thread) LogWriteAndFlushX(bytes uint64) {
+	r := t.Srv.Redo
+	t.waitLogLatch()
+	r.Advance(bytes)
+	r.latchX = true
+	n := r.pendingBytes
+	r.pendingBytes = 0
+	n = max(n, 512) // OS_FILE_LOG_BLOCK_SIZE
+	t.IO(t.Srv.Log, sim.Write, n)
+	t.IO(t.Srv.Log, sim.Sync, 0)
+	r.Flushes++
+	r.latchX = false
+	for _, w := range r.latchWait {
+		w.Proc.Wake(0)
+	}
+	r.latchWait = nil
+	for _, w := range r.waiting {
+		w.Proc.Wake(0)
+	}
+	r.waiting = nil
+}
+
+// LogFlush is log_write_up_to(lsn, true) after appending bytes of redo: the thread joins the
+// group commit and waits for the log writer's next write and fsync, whatever
+// innodb_flush_log_at_trx_commit says (a file operation's redo must be durable).
+func (t *Thread) LogFlush(bytes uint64) {
+	r := t.Srv.Redo
+	t.waitLogLatch()
+	r.Advance(bytes)
+	t.Pay()
+	r.waiting = append(r.waiting, t)
+	if r.writerIdle {
+		r.writerIdle = false
+		r.writer.Wake(0)
+	}
+	t.Proc.Park()
 }

@@ -45,6 +45,8 @@ type Server struct {
 	Inst     []*Instance
 	Costs    Costs
 	PageSize int64
+	// FS is the profile's file-system call costs (hardware.fs; zero: not measured).
+	FS config.FS
 	// Ver is the server version and Traits what its InnoDB does differently
 	// (model/version).
 	Ver    version.V
@@ -149,7 +151,7 @@ type TempTruncation struct {
 // workloads, schedule): it is the one place a server is made.
 func New(s *sim.Sim, sc *config.Scenario, newPolicy PolicyFactory) (*Server, error) {
 	hw := &sc.HardwareProfile
-	srv := &Server{Sim: s, Scenario: sc, Costs: costsFrom(hw.Costs), PageSize: int64(sc.MySQL.PageSize)}
+	srv := &Server{Sim: s, Scenario: sc, Costs: costsFrom(hw.Costs), PageSize: int64(sc.MySQL.PageSize), FS: hw.FS}
 	var err error
 	if srv.Ver, err = version.Parse(sc.MySQL.Version); err != nil {
 		return nil, fmt.Errorf("mysql.version: %w", err)

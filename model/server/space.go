@@ -14,6 +14,9 @@ type Space struct {
 	Table   *schema.Table
 	// NextPage is the next page number a page allocation hands out.
 	NextPage uint32
+	// Loaded is the number of pages that were on disk when the data set was built (the
+	// loaded table's file): written, whatever the pool holds of them.
+	Loaded uint32
 }
 
 // Spaces is the tablespace registry (fil_system), indexed by id.

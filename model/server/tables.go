@@ -55,7 +55,7 @@ func (s *Server) buildTables() {
 				sp := s.Spaces.New(g.Name + "." + d.Name)
 				t := schema.NewTable(sp.Name, g.Name, sp.ID, rows, d.RowBytes, d.PKBytes, d.Secondary, s.PageSize)
 				t.Kind = schema.KindTPCC
-				sp.Table, sp.NextPage = t, t.NextPage
+				sp.Table, sp.NextPage, sp.Loaded = t, t.NextPage, t.NextPage
 				tabs = append(tabs, t)
 			}
 		default: // sysbench, insert_benchmark
@@ -88,7 +88,7 @@ func (s *Server) buildTables() {
 				} else {
 					t = schema.NewSysbenchTableRow(name, g.Name, sp.ID, rows, nsec, s.PageSize, int(g.RowSize))
 				}
-				sp.Table, sp.NextPage = t, t.NextPage
+				sp.Table, sp.NextPage, sp.Loaded = t, t.NextPage, t.NextPage
 				tabs = append(tabs, t)
 			}
 		}

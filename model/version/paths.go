@@ -31,7 +31,8 @@ type Traits struct {
 	// AHIParts is the default innodb_adaptive_hash_index_parts (1 where the AHI has one
 	// btr_search_latch: 5.5, 5.6, 5.7 before 5.7.8).
 	AHIParts int
-	// AHIDefault is the default of innodb_adaptive_hash_index (MariaDB 10.5+: OFF).
+	// AHIDefault is the default of innodb_adaptive_hash_index (MariaDB 10.5+ and MySQL 8.4:
+	// OFF; testdata/defaults-*.txt).
 	AHIDefault bool
 	// AHINoWaitBuild: a page's AHI build gives up when the partition latch is busy
 	// (x_lock_nowait, 8.0.3x+) instead of waiting for it.
@@ -46,7 +47,34 @@ type Traits struct {
 	// SessionTempTablespaces: each session's temporary tables live in a temp tablespace of
 	// the ibt pool, truncated at disconnect (8.0.13+).
 	SessionTempTablespaces bool
+	// FileWork is how DROP / TRUNCATE TABLE remove the file-per-table tablespace's file
+	// after the buffer-pool part (docs/mariadb-write-path.md §5; model/ddl/filework.go).
+	FileWork FileWork
 }
+
+// FileWork is a version's sequence of DROP / TRUNCATE's fixed work: the dictionary
+// transaction, the redo of the file operation, and the unlink that frees the file's blocks.
+type FileWork int
+
+const (
+	// FileWorkNone: not modelled (5.x: the statement's file work costs nothing).
+	FileWorkNone FileWork = iota
+	// FileWorkMariaDB (10.6+, MariaDB 10.11.18 dict/drop.cc trx_t::commit, fil0fil.cc
+	// fil_space_t::drop, ha_innodb.cc ha_innobase::delete_table / truncate): the SQL layer's
+	// ddl_recovery.log syncs; the dictionary transaction under dict_sys X; at its commit
+	// FILE_DELETE written and flushed by mtr_t::commit_file under log_sys.latch X (every mtr
+	// commit waits for that one write + fsync); unlink(2) of the still open file (the name
+	// only); dict_sys released; then os_file_close frees the blocks, on the DDL thread,
+	// holding only the table's MDL.
+	FileWorkMariaDB
+	// FileWorkMySQL80 (8.0, 8.4; 8.0.41 fil0fil.cc Fil_shard::space_delete, log0ddl.cc
+	// replay_delete_space_log): the dictionary transaction commits (group commit); then the
+	// post-DDL phase writes MLOG_FILE_DELETE, waits for it with log_write_up_to (no
+	// exclusive latch), detaches and closes the file under the shard mutex, and unlinks the
+	// closed file after releasing it: the blocks are freed in that unlink, on the DDL thread,
+	// holding only the table's MDL.
+	FileWorkMySQL80
+)
 
 // TraitsOf returns v's traits.
 func TraitsOf(v V) Traits {
@@ -61,6 +89,7 @@ func TraitsOf(v V) Traits {
 		t.AHINoWaitBuild = true
 		t.LockWaitTimeout = 86400 * time.Second
 		t.RedoLoggedBuild = true
+		t.FileWork = FileWorkMariaDB
 		return t
 	case b.Major == 5:
 		t.BigMutex, t.FreePagesOnDrop = true, true
@@ -76,6 +105,8 @@ func TraitsOf(v V) Traits {
 		t.SessionTempTablespaces = b.AtLeast(8, 0, 13)
 		t.AHINoWaitBuild = b.AtLeast(8, 0, 30) // [inferred] copy S84 (8.0.3x)
 		t.FlushPinned = b.Minor == 4           // [inferred] copy C, (c) 2024
+		t.AHIDefault = b.Minor != 4            // 8.4.0 turned the AHI off by default
+		t.FileWork = FileWorkMySQL80
 		if b.AtLeast(8, 0, 23) {
 			t.NativePolicy = "lazy"
 		}

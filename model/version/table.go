@@ -273,7 +273,7 @@ var Table = []Row{
 		"percona-server 5.1 buf0lru.c buf_LRU_mark_space_was_deleted, patches/innodb_fix_misc.patch; PS 5.5 buf0buf.c buf_page_get_zip", "V (5.1) / inferred (5.5: per instance)"},
 	// MariaDB 10.11 (10.6+ code).
 	{MariaDB, "10.6.0", "10.999.999", "lazy", OpDropTable, nil,
-		"ha_innobase::delete_table → trx_t::commit → fil_delete_tablespace (set stopping, FILE_DELETE + log fsync, unlink of the open file, wait for pending I/O); the file's blocks are freed at os_file_close after the commit (not charged yet: docs/mariadb-write-path.md §5); dict_drop_index_tree returns early; the AHI is dropped lazily (MDEV-22456): pages age out",
+		"ha_innobase::delete_table → trx_t::commit → fil_delete_tablespace (set stopping, FILE_DELETE + log fsync, unlink of the open file, wait for pending I/O); the file's blocks are freed at os_file_close after the commit (charged by model/ddl/filework.go from the profile's hardware.fs, Traits.FileWork); dict_drop_index_tree returns early; the AHI is dropped lazily (MDEV-22456): pages age out",
 		"MariaDB 10.11.18 ha_innodb.cc ha_innobase::delete_table, dict/drop.cc trx_t::commit, fil0fil.cc fil_space_t::drop; dict0crea.cc dict_drop_index_tree, btr0sea.cc btr_search_lazy_free", "V"},
 	{MariaDB, "10.6.0", "10.999.999", "lazy", OpTruncateTable, nil,
 		"rename + create + drop in one dictionary transaction (MDEV-13564): innobase_rename_table (FILE_RENAME), trx_t::drop_table, create (fil_ibd_create: FILE_CREATE, fallocate 64 KiB), commit → fil_delete_tablespace of the old file: as DROP for the pool",
