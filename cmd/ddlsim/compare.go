@@ -35,6 +35,7 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 		var mem int64
 		addMaxMemory(fs, &mem)
 		fs.Var(setList{&sets}, "set", "override a scenario field for every run, `path=value` (repeatable)")
+		fs.Var(sloFlag{&sets}, "slo", sloUsage)
 		return func(e *env, pos []string) error {
 			if len(pos) != 1 {
 				return usagef("compare takes exactly one scenario file, got %d arguments", len(pos))

@@ -45,6 +45,7 @@ column (docs/sweeps.md). Ctrl-C keeps the finished points; rerun with --resume.`
 		var mem int64
 		addMaxMemory(fs, &mem)
 		fs.Var(setList{&sets}, "set", "override a base scenario field for every run, `path=value` (repeatable)")
+		fs.Var(sloFlag{&sets}, "slo", sloUsage)
 		return func(e *env, pos []string) error {
 			stdout, stderr := e.stdout, e.stderr
 			if len(pos) != 1 {

@@ -28,7 +28,12 @@ func Run(dir, title string, s *metrics.Series, ddl []metrics.DDLResult) ([]strin
 	if err != nil {
 		return nil, err
 	}
-	return Save(p, filepath.Join(out, "throughput"))
+	files, err := Save(p, filepath.Join(out, "throughput"))
+	if err != nil {
+		return files, err
+	}
+	lat, err := latencyFigure(out, "latency: "+title, []Trace{{Label: title, Series: s, DDL: ddl}})
+	return append(files, lat...), err
 }
 
 // Dir draws every figure that fits a saved results directory into dir/plots/ and returns the
@@ -149,6 +154,7 @@ func Ordered(dir string) (main, more []string, err error) {
 		}
 	}
 	take(&main, filepath.Join(out, "throughput.png"))
+	take(&main, filepath.Join(out, "latency.png"))
 	if len(rows) > 0 {
 		st := output.Tabulate(output.GroupByPoint(rows))
 		for _, x := range figureAxes(man, rows) {
@@ -199,7 +205,12 @@ func overlay(dir, out string, rows []output.Row) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Save(p, filepath.Join(out, "throughput"))
+	files, err := Save(p, filepath.Join(out, "throughput"))
+	if err != nil {
+		return files, err
+	}
+	lat, err := latencyFigure(out, "latency", traces)
+	return append(files, lat...), err
 }
 
 func runDir(dir string) ([]string, error) {

@@ -1,5 +1,11 @@
 package config
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
 // This file is the scenario schema: the Go shape every other package reads. Loading,
 // defaults and validation live beside it (load.go, defaults.go, validate.go).
 //
@@ -35,6 +41,9 @@ type Scenario struct {
 	Workload []Workload `yaml:"workload"`
 	Schedule []DDLEvent `yaml:"schedule"`
 	Report   Report     `yaml:"report"`
+	// SLO is a latency objective ("p99=5ms"): a run with one (or with open-loop traffic)
+	// measures each DDL statement's latency harm against it (docs/output.md).
+	SLO SLO `yaml:"slo,omitempty"`
 
 	// Warnings are the loader's findings about legal but suspicious settings (warnings.go),
 	// each at the line that causes it. They are not configuration: Marshal and Hash leave
@@ -304,4 +313,32 @@ type DDLEvent struct {
 // Report configures output.
 type Report struct {
 	Interval Duration `yaml:"interval"`
+}
+
+// SLO is a latency service-level objective, written QUANTILE=LATENCY ("p99=5ms"): each
+// report interval's QUANTILE latency (the series' lat_<q>_ms) must stay at or below LATENCY.
+// QUANTILE is one of SLOQuantiles, the quantiles the series has.
+type SLO string
+
+// SLOQuantiles are the quantiles an SLO may name, with their series column.
+var SLOQuantiles = []string{"p50", "p95", "p99"}
+
+// Parse splits the SLO into its series column (lat_p99_ms) and its latency threshold.
+func (s SLO) Parse() (column string, threshold Duration, err error) {
+	q, lat, ok := strings.Cut(string(s), "=")
+	if !ok {
+		return "", 0, fmt.Errorf("expected QUANTILE=LATENCY such as p99=5ms")
+	}
+	q = strings.TrimSpace(q)
+	if !slices.Contains(SLOQuantiles, q) {
+		return "", 0, fmt.Errorf("quantile %q: expected one of %s (the series' latency columns), as in p99=5ms", q, strings.Join(SLOQuantiles, ", "))
+	}
+	d, err := ParseDuration(strings.TrimSpace(lat))
+	if err != nil {
+		return "", 0, fmt.Errorf("latency %q: %v", lat, err)
+	}
+	if d <= 0 {
+		return "", 0, fmt.Errorf("latency %q: expected a positive duration such as 5ms", lat)
+	}
+	return "lat_" + q + "_ms", d, nil
 }

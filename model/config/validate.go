@@ -105,10 +105,21 @@ var rules = []rule{
 	{"warmup", atLeast(0, "a duration >= 0")},
 	{"duration", positive},
 	{"report.interval", positive},
+	{"slo", validSLO},
 
 	{"schedule[*].at", atLeast(0, "a duration >= 0")},
 	{"schedule[*].every", atLeast(0, "a duration >= 0 (0 = once)")},
 	{"schedule[*].count", atLeast(0, "an integer >= 0")},
+}
+
+func validSLO(v reflect.Value) string {
+	if v.String() == "" {
+		return ""
+	}
+	if _, _, err := SLO(v.String()).Parse(); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 func validVersion(v reflect.Value) string {

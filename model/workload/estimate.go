@@ -153,3 +153,10 @@ func (p *TempTableConnections) Demand(sc *config.Scenario) Demand {
 	loops := float64(p.Threads) / max(loop, 1e-9) * active(sc, p.Start, p.Stop, false)
 	return Demand{Threads: p.Threads, Statements: 2 * loops}
 }
+
+// OpenLoop: the clients send transactions at a fixed rate (rate > 0), as sysbench --rate
+// does, so a slower server shows as queueing latency (model/runner's latency harm).
+func (b *Sysbench) OpenLoop() bool { return b.Rate > 0 }
+
+// OpenLoop: as Sysbench's.
+func (p *TPCC) OpenLoop() bool { return p.Rate > 0 }
