@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -76,7 +77,14 @@ func Dir(dir string) ([]string, error) {
 			if constant(st.Cells[mi]) {
 				continue // the same value in every run (a phase that took no time): nothing to see
 			}
-			p, err := MetricVsParam(rows, x, m)
+			if mergePass.MatchString(m) {
+				continue // a figure per merge pass: in results.csv and the table, folded out of the figures
+			}
+			draw := MetricVsParam
+			if man.Kind == "compare" {
+				draw = MetricVsSetting
+			}
+			p, err := draw(rows, x, m)
 			if err != nil {
 				return files, err
 			}
@@ -89,6 +97,10 @@ func Dir(dir string) ([]string, error) {
 	}
 	return files, nil
 }
+
+// mergePass matches the key metric of one merge pass of an index build's merge sort
+// (ddl0_create_index_merge_pass_3_s): a statement has one per pass, each a figure nobody asked for.
+var mergePass = regexp.MustCompile(`_merge_pass_[0-9]+_s$`)
 
 // constant reports whether a metric has one value in every run of every group (or none).
 func constant(cells []metrics.Stat) bool {
