@@ -74,7 +74,7 @@ func addLatencyHarm(ds []metrics.DDLResult, slo config.SLO, interval float64, s 
 		h.BaseP50Ms, h.BaseP95Ms, h.BaseP99Ms = b[0], b[1], b[2]
 		h.P50Ms = latQuantiles(during, 0.5)[0]
 		if col >= 0 {
-			h.AboveSLOS, h.SLOBreaches = aboveSLO(s, col, threshold, interval, d)
+			h.AboveSLOS, h.SLOBreaches = aboveSLO(s, col, s.Col("tps"), threshold, interval, d)
 		}
 		d.Latency = h
 	}
@@ -88,9 +88,11 @@ func duringInterval(start, end float64, d *metrics.DDLResult, interval float64) 
 
 // aboveSLO is the time the series column col spent above threshold in the intervals that
 // overlap the statement, and after its end for as long as a breach that was on at its end
-// lasted, with the number of separate breaches. An interval without transactions (NaN) is
-// not above.
-func aboveSLO(s *metrics.Series, col int, threshold, interval float64, d *metrics.DDLResult) (seconds, breaches float64) {
+// lasted, with the number of separate breaches. An interval in which no transaction
+// completed (tps, column tpsCol, is 0) while the load ran before the statement (its
+// baseline_tps > 0) is above: every client is stuck (queued behind a metadata lock), and the
+// latency its transactions will report when they complete is at least the interval.
+func aboveSLO(s *metrics.Series, col, tpsCol int, threshold, interval float64, d *metrics.DDLResult) (seconds, breaches float64) {
 	in := false
 	for _, row := range s.Rows {
 		end := row[0]
@@ -99,6 +101,9 @@ func aboveSLO(s *metrics.Series, col int, threshold, interval float64, d *metric
 			continue
 		}
 		above := row[col] > threshold // NaN compares false
+		if tpsCol >= 0 && row[tpsCol] == 0 && d.BaselineTPS > 0 {
+			above = true
+		}
 		if start >= d.EndS && !(in && above) {
 			break // past the statement, and the breach it was in (if any) is over
 		}

@@ -1,0 +1,70 @@
+package runner_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/runner"
+)
+
+// loadShipped loads a shipped scenario with overrides.
+func loadShipped(t testing.TB, path string, sets ...string) *config.Scenario {
+	t.Helper()
+	sc, err := config.LoadWith("../../scenarios/"+path, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func runShipped(t testing.TB, path string, sets ...string) *runner.Result {
+	t.Helper()
+	r, err := runner.Run(loadShipped(t, path, sets...), runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestMDLPileUp: scenarios/dba/mdl-pileup.yaml's clients queue behind the ALTER's exclusive
+// metadata lock request only while the idle transaction is open: the ALTER waits until the
+// transaction commits (start 2 s + hold), every client is queued and tps is 0 meanwhile, and
+// both end with the commit; a transaction that commits before the ALTER starts causes none.
+func TestMDLPileUp(t *testing.T) {
+	const alterAt, txnStart, clients = 5.0, 2.0, 8
+	for _, hold := range []float64{8, 15} {
+		r := runShipped(t, "dba/mdl-pileup.yaml", "workload[1].long_transaction.hold="+config.Duration(hold*1e9).String())
+		d := ddlOf(t, r, "create_index")
+		commit := txnStart + hold
+		if w := d.Phases[0]; w.Name != "wait_mdl" || math.Abs(w.EndS-commit) > 0.05 {
+			t.Errorf("hold %v s: first phase %s ends at %.3f s, want wait_mdl until the commit at %v s", hold, w.Name, w.EndS, commit)
+		}
+		wc, tc := r.Series.Col("mdl_waiting"), r.Series.Col("tps")
+		for _, row := range r.Series.Rows {
+			end := row[0]
+			switch {
+			case end > alterAt+0.5 && end <= commit-0.5: // inside the pile-up
+				if row[wc] < clients || row[tc] != 0 {
+					t.Errorf("hold %v s, at %v s: %v threads waiting for an MDL, tps %v; want all %d clients queued, tps 0", hold, end, row[wc], row[tc], clients)
+				}
+			case end >= commit+1.5: // the transaction committed: nothing queues any more
+				if row[wc] >= clients || row[tc] == 0 {
+					t.Errorf("hold %v s, at %v s (after the commit): %v waiting, tps %v", hold, end, row[wc], row[tc])
+				}
+			}
+		}
+		if h := d.Latency; h == nil || h.AboveSLOS < hold-alterAt {
+			t.Errorf("hold %v s: latency harm %+v: want at least %v s above the SLO", hold, h, hold-alterAt)
+		}
+	}
+	// The cause removed: the transaction commits at 4 s, before the ALTER.
+	r := runShipped(t, "dba/mdl-pileup.yaml", "workload[1].long_transaction.hold=2s")
+	d := ddlOf(t, r, "create_index")
+	if w := phase(d, "wait_mdl"); w > 0.05 {
+		t.Errorf("no open transaction: the ALTER waited %.3f s for its MDL", w)
+	}
+	if d.MinTPS < d.BaselineTPS/2 || d.Latency.AboveSLOS != 0 {
+		t.Errorf("no open transaction: min tps %v of %v, %v s above the SLO; want no pile-up", d.MinTPS, d.BaselineTPS, d.Latency.AboveSLOS)
+	}
+}
