@@ -241,6 +241,12 @@ type MySQL struct {
 	DDLBufferSize       Size     `yaml:"innodb_ddl_buffer_size"`
 	ParallelReadThreads int      `yaml:"innodb_parallel_read_threads"`
 	AlterTableProgress  *bool    `yaml:"alter_table_progress"` // performance_schema stage instrumentation (observer counting pass)
+	// OnlineAlterLogMaxSize is innodb_online_alter_log_max_size: the most an online ALTER's
+	// modification log (the concurrent DML, row0log.cc) may grow to before the ALTER fails
+	// with ER_INNODB_ONLINE_LOG_TOO_BIG. 0 = not set: the limit is not enforced (the
+	// server's default is DefaultOnlineAlterLogMaxSize, 128MiB; scenarios written before the
+	// limit was modelled keep their results and hash).
+	OnlineAlterLogMaxSize Size `yaml:"innodb_online_alter_log_max_size,omitempty"`
 	// DisableSortFileCache opens the index build's sort files with O_DIRECT
 	// (os_file_set_nocache): no OS page cache, every run byte goes to the temp device.
 	DisableSortFileCache bool `yaml:"innodb_disable_sort_file_cache,omitempty"`
@@ -342,3 +348,7 @@ func (s SLO) Parse() (column string, threshold Duration, err error) {
 	}
 	return "lat_" + q + "_ms", d, nil
 }
+
+// DefaultOnlineAlterLogMaxSize is innodb_online_alter_log_max_size's default in MySQL 5.6+,
+// 8.0 and MariaDB (srv_online_max_size = 128 << 20).
+const DefaultOnlineAlterLogMaxSize = 128 * MiB

@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/ddlsim/ddlsim/model/config"
@@ -66,5 +67,30 @@ func TestMDLPileUp(t *testing.T) {
 	}
 	if d.MinTPS < d.BaselineTPS/2 || d.Latency.AboveSLOS != 0 {
 		t.Errorf("no open transaction: min tps %v of %v, %v s above the SLO; want no pile-up", d.MinTPS, d.BaselineTPS, d.Latency.AboveSLOS)
+	}
+}
+
+// TestRowLogOverflow: scenarios/dba/row-log-overflow.yaml's ADD INDEX fails with
+// ER_INNODB_ONLINE_LOG_TOO_BIG only above the write rate that fills its modification log
+// within the build, and not when the limit is the default 128MiB.
+func TestRowLogOverflow(t *testing.T) {
+	failedAt := map[string]bool{}
+	for _, rate := range []string{"200", "300"} {
+		r := runShipped(t, "dba/row-log-overflow.yaml", "workload[0].sysbench.rate="+rate)
+		var d = r.DDL[0]
+		failedAt[rate] = d.Failed
+		if d.Failed && !strings.Contains(d.Reason, "ER_INNODB_ONLINE_LOG_TOO_BIG") {
+			t.Errorf("rate %s: failed for another reason: %s", rate, d.Reason)
+		}
+		if d.Failed && phase(d, "observer_flush") == 0 {
+			t.Errorf("rate %s: failed before the build was done (phases %v): the overflow is found when the log is applied", rate, d.Phases)
+		}
+	}
+	if failedAt["200"] || !failedAt["300"] {
+		t.Errorf("failed at rates %v: want ok at 200 transactions/s, failed at 300", failedAt)
+	}
+	r := runShipped(t, "dba/row-log-overflow.yaml", "mysql.innodb_online_alter_log_max_size=128MiB")
+	if d := r.DDL[0]; d.Failed {
+		t.Errorf("at the default limit: %s", d.Reason)
 	}
 }
