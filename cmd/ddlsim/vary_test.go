@@ -59,3 +59,13 @@ func TestCompareVaryMistakes(t *testing.T) {
 		}
 	}
 }
+
+// check takes --policy as run does: a registered policy passes, an unknown one is exit 2.
+func TestCheckPolicy(t *testing.T) {
+	if out, stderr, code := ddlsim(t, "check", small, "--policy", "indexed"); code != 0 || !strings.HasPrefix(out, "ok: ") {
+		t.Errorf("check --policy indexed: exit %d, %s %s", code, out, stderr)
+	}
+	if _, stderr, code := ddlsim(t, "check", small, "--policy", "nosuch"); code != 2 || !strings.Contains(stderr, "unknown policy") {
+		t.Errorf("check --policy nosuch: exit %d, stderr %q", code, stderr)
+	}
+}
