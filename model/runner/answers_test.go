@@ -94,3 +94,50 @@ func TestRowLogOverflow(t *testing.T) {
 		t.Errorf("at the default limit: %s", d.Reason)
 	}
 }
+
+const phasedYAML = `
+name: phased
+seed: 2
+hardware: profiles/8c-64g.yaml
+mysql: {version: "8.0.36", innodb_buffer_pool_size: 1GiB}
+data:
+  - {name: sbtest, tables: 2, rows: 100k}
+warmup: 1s
+duration: 16s
+workload:
+  - sysbench:
+      mix: oltp_read_write
+      threads: 4
+      tables: sbtest
+      rate: 200
+      stop: 12s
+      phases:
+        - {at: 4s, threads: 8, rate: 800}
+        - {at: 8s, rate: 50}
+report: {interval: 1s}
+`
+
+// TestPhasedWorkloadFollowsPhases: an open-loop load's rate follows its phases (200, then
+// 800 on 8 threads, then 50 transactions/s) and stops at its stop.
+func TestPhasedWorkloadFollowsPhases(t *testing.T) {
+	r := run(t, phasedYAML)
+	tc := r.Series.Col("tps")
+	mean := func(from, to float64) float64 {
+		s, n := 0.0, 0
+		for _, row := range r.Series.Rows {
+			if row[0] > from && row[0] <= to {
+				s += row[tc]
+				n++
+			}
+		}
+		return s / float64(n)
+	}
+	for _, c := range []struct{ from, to, want float64 }{{0, 4, 200}, {5, 8, 800}, {9, 12, 50}} {
+		if got := mean(c.from, c.to); math.Abs(got-c.want) > 0.15*c.want {
+			t.Errorf("tps over (%v, %v] s: %.1f, want about %v", c.from, c.to, got, c.want)
+		}
+	}
+	if got := mean(13, 16); got != 0 {
+		t.Errorf("tps after the stop at 12 s: %v, want 0", got)
+	}
+}
