@@ -304,7 +304,10 @@ type Workload struct {
 // the operation's own fields (create_index's columns, ...) are its typed Params block,
 // written in the same mapping: `{at: 10s, ddl: create_index, table: sbtest, columns: [c]}`.
 type DDLEvent struct {
+	// At is when it starts on the report clock; with After, the delay after the previous
+	// schedule entry's statements have all returned (`at: {after: previous, delay: 60s}`).
 	At    Duration `yaml:"at"`
+	After string   `yaml:"-"` // "" or AfterPrevious
 	Every Duration `yaml:"every"` // 0 = once
 	Count int      `yaml:"count"` // with every: how many times (0 = until the end)
 	DDL   string   `yaml:"ddl"`   // a registered DDL operation (ddlsim list)
@@ -352,3 +355,7 @@ func (s SLO) Parse() (column string, threshold Duration, err error) {
 // DefaultOnlineAlterLogMaxSize is innodb_online_alter_log_max_size's default in MySQL 5.6+,
 // 8.0 and MariaDB (srv_online_max_size = 128 << 20).
 const DefaultOnlineAlterLogMaxSize = 128 * MiB
+
+// AfterPrevious is the one DDLEvent.After: the statement starts its delay after the previous
+// schedule entry has returned (finished or failed), as the next line of a maintenance script.
+const AfterPrevious = "previous"

@@ -140,6 +140,7 @@ func validate(sc *Scenario) []verr {
 			}
 		})
 	}
+	out = append(out, afterChecks(sc)...)
 	out = append(out, crossChecks(sc)...)
 	out = append(out, limitChecks(sc)...)
 	return append(out, checkKinds(sc)...)
@@ -284,4 +285,27 @@ func sizeOneOf(list []Size) check {
 		}
 		return ""
 	}
+}
+
+// afterChecks: every schedule entry names its operation; a statement that follows the previous schedule entry needs one that ends.
+func afterChecks(sc *Scenario) []verr {
+	var out []verr
+	for i, e := range sc.Schedule {
+		if e.DDL == "" && e.Params == nil {
+			// An entry made by --set schedule[N].every=1s on a scenario without one: the
+			// decoder's own "missing" check runs only on a mapping it reads.
+			out = append(out, verr{path: fmt.Sprintf("schedule[%d].ddl", i), msg: "missing: expected a DDL operation (" + strings.Join(ddlKinds.names(), ", ") + ")"})
+		}
+		if e.After == "" {
+			continue
+		}
+		path := fmt.Sprintf("schedule[%d].at.after", i)
+		switch {
+		case i == 0:
+			out = append(out, verr{path: path, msg: "the first schedule entry has no previous one: give a time (at: 10s)"})
+		case sc.Schedule[i-1].Every > 0 && sc.Schedule[i-1].Count == 0:
+			out = append(out, verr{path: path, msg: fmt.Sprintf("schedule[%d] repeats until the end of the run (every without count): this one would never start", i-1)})
+		}
+	}
+	return out
 }

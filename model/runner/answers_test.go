@@ -156,3 +156,56 @@ func TestNightVsDay(t *testing.T) {
 		t.Errorf("night: p99 %.3g → %.3g ms, %v s above the SLO; want it kept", h.BaseP99Ms, night.LatP99Ms, h.AboveSLOS)
 	}
 }
+
+const afterYAML = `
+name: window
+seed: 3
+hardware: profiles/8c-64g.yaml
+mysql: {version: "8.0.36", innodb_buffer_pool_size: 1GiB}
+data:
+  - {name: sbtest, tables: 2, rows: 200k}
+warmup: 1s
+duration: until_ddl_done
+workload:
+  - sysbench: {mix: oltp_read_write, threads: 4, tables: sbtest}
+schedule:
+  - {at: 2s, ddl: create_index, table: sbtest1, columns: [c]}
+  - {at: {after: previous, delay: 5s}, ddl: optimize_table, table: sbtest2}
+`
+
+// TestAfterPrevious: a statement written at: {after: previous, delay: 5s} starts 5 s after the
+// previous one returned, whenever that is; the effective configuration writes it back in the
+// same form (config.yaml reruns it with the same hash).
+func TestAfterPrevious(t *testing.T) {
+	r := run(t, afterYAML)
+	if len(r.DDL) != 2 {
+		t.Fatalf("%d statements, want 2", len(r.DDL))
+	}
+	first, second := r.DDL[0], r.DDL[1]
+	if math.Abs(second.StartS-(first.EndS+5)) > 1e-6 {
+		t.Errorf("second starts at %.6f s, first ended at %.6f s: want 5 s later", second.StartS, first.EndS)
+	}
+	sc := load(t, afterYAML)
+	b, err := config.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "at: {after: previous, delay: 5s}") {
+		t.Errorf("config.yaml does not keep the after form:\n%s", b)
+	}
+	back, err := config.LoadBytes("config.yaml", b, "../../scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if config.Hash(back) != config.Hash(sc) {
+		t.Errorf("the written configuration reloads with another hash")
+	}
+	for _, bad := range []string{
+		strings.Replace(afterYAML, "{at: 2s, ddl: create_index", "{at: {after: previous}, ddl: create_index", 1),
+		strings.Replace(afterYAML, "after: previous, delay", "after: first, delay", 1),
+	} {
+		if _, err := config.LoadBytes("t.yaml", []byte(bad), "../../scenarios"); err == nil {
+			t.Errorf("accepted:\n%s", bad)
+		}
+	}
+}
