@@ -307,7 +307,7 @@ type DDLEvent struct {
 	// At is when it starts on the report clock; with After, the delay after the previous
 	// schedule entry's statements have all returned (`at: {after: previous, delay: 60s}`).
 	At    Duration `yaml:"at"`
-	After string   `yaml:"-"` // "" or AfterPrevious
+	After string   `yaml:"-"`     // "" or AfterPrevious
 	Every Duration `yaml:"every"` // 0 = once
 	Count int      `yaml:"count"` // with every: how many times (0 = until the end)
 	DDL   string   `yaml:"ddl"`   // a registered DDL operation (ddlsim list)
