@@ -209,3 +209,28 @@ func TestAfterPrevious(t *testing.T) {
 		}
 	}
 }
+
+// TestTmpdirCapacity: an ADD INDEX whose sort files outgrow the temp device is warned about
+// when the scenario loads, and its build fails as the server's does; with room, neither.
+func TestTmpdirCapacity(t *testing.T) {
+	for _, c := range []struct {
+		capacity string
+		fails    bool
+	}{{"40MiB", true}, {"800MiB", false}} {
+		sets := []string{"hardware.storage.temp.capacity=" + c.capacity, "workload[0].sysbench.rate=10", "data[0].rows=1M"}
+		sc := loadShipped(t, "dba/row-log-overflow.yaml", sets...)
+		warned := false
+		for _, w := range sc.Warnings {
+			warned = warned || strings.Contains(w.Error(), "sort files")
+		}
+		r, err := runner.Run(sc, runner.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := r.DDL[0]
+		failed := d.Failed && strings.Contains(d.Reason, "ER_TEMP_FILE_WRITE_FAILURE")
+		if warned != c.fails || failed != c.fails {
+			t.Errorf("temp capacity %s: warned %v, build failed %v (%s); want both %v", c.capacity, warned, failed, d.Reason, c.fails)
+		}
+	}
+}
