@@ -290,6 +290,16 @@ type Table struct {
 type Warm struct {
 	Fill          float64 `yaml:"fill"`  // fraction of the pool holding pages at t=0
 	DirtyFraction float64 `yaml:"dirty"` // fraction of resident pages dirty at t=0
+	// Tables are hot sets: each listed data group gets (up to) its own fraction of its leaf
+	// pages resident first, in list order; the groups not listed share what is left of fill.
+	Tables []WarmTable `yaml:"tables,omitempty"`
+}
+
+// WarmTable is one data group's share of the warm pool: the fraction of its leaf pages
+// resident at t=0.
+type WarmTable struct {
+	Name string  `yaml:"name"`
+	Fill float64 `yaml:"fill"`
 }
 
 // Workload is one load generator, written as a one-key mapping `- KIND: {parameters}`:

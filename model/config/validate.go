@@ -103,6 +103,7 @@ var rules = []rule{
 
 	{"warm.fill", between(0, 1)},
 	{"warm.dirty", between(0, 1)},
+	{"warm.tables[*].fill", between(0, 1)},
 	{"warmup", atLeast(0, "a duration >= 0")},
 	{"duration", positive},
 	{"report.interval", positive},
@@ -141,6 +142,7 @@ func validate(sc *Scenario) []verr {
 		})
 	}
 	out = append(out, afterChecks(sc)...)
+	out = append(out, warmTableChecks(sc)...)
 	out = append(out, crossChecks(sc)...)
 	out = append(out, limitChecks(sc)...)
 	return append(out, checkKinds(sc)...)
@@ -285,6 +287,27 @@ func sizeOneOf(list []Size) check {
 		}
 		return ""
 	}
+}
+
+// warmTableChecks: each hot set names a data group, once.
+func warmTableChecks(sc *Scenario) []verr {
+	var out []verr
+	seen := map[string]bool{}
+	for i, w := range sc.Warm.Tables {
+		path := fmt.Sprintf("warm.tables[%d].name", i)
+		found := false
+		for _, g := range sc.Data {
+			found = found || g.Name == w.Name
+		}
+		switch {
+		case !found:
+			out = append(out, verr{path: path, msg: fmt.Sprintf("no data group named %q (data names: %s)", w.Name, groupNames(sc))})
+		case seen[w.Name]:
+			out = append(out, verr{path: path, msg: "listed twice: give each group one fill"})
+		}
+		seen[w.Name] = true
+	}
+	return out
 }
 
 // afterChecks: every schedule entry names its operation; a statement that follows the previous schedule entry needs one that ends.

@@ -1,6 +1,7 @@
 package runner_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -232,5 +233,58 @@ func TestTmpdirCapacity(t *testing.T) {
 		if warned != c.fails || failed != c.fails {
 			t.Errorf("temp capacity %s: warned %v, build failed %v (%s); want both %v", c.capacity, warned, failed, d.Reason, c.fails)
 		}
+	}
+}
+
+const hotYAML = `
+name: hot
+seed: 1
+hardware: profiles/8c-64g.yaml
+mysql: {version: "8.0.36", innodb_buffer_pool_size: 512MiB, innodb_buffer_pool_instances: 2}
+data:
+  - {name: cold, tables: 1, size: 2GB}
+  - {name: hot, tables: 1, size: 600MB}
+warm: {fill: 0.95%s}
+duration: 1s
+`
+
+// TestWarmHotSets: warm.tables puts a hot group's leaves in the pool first, up to its fill;
+// without it the leaves are dealt round-robin and the small group gets only its share.
+func TestWarmHotSets(t *testing.T) {
+	resident := func(extra string) (hot, cold, hotPages int64) {
+		m, err := runner.Build(load(t, fmt.Sprintf(hotYAML, extra)), runner.BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		for _, tab := range m.Server.Tables {
+			n := int64(0)
+			for _, in := range m.Server.Inst {
+				n += int64(in.BP.SpacePages(tab.Space))
+			}
+			if tab.Group == "hot" {
+				hot, hotPages = n, tab.Pages()
+			} else {
+				cold += n
+			}
+		}
+		return
+	}
+	// The hot group (600 MB) is larger than the pool (512 MiB): as a hot set it fills the pool
+	// but for the internal pages of both; dealt round-robin it gets about half.
+	hot, cold, pages := resident(", tables: [{name: hot, fill: 1}]")
+	if float64(hot) < 0.9*float64(hot+cold) {
+		t.Errorf("hot set: %d hot pages and %d cold resident; want the pool nearly all hot", hot, cold)
+	}
+	quarter, _, _ := resident(", tables: [{name: hot, fill: 0.25}]")
+	if r := float64(quarter) / float64(pages); r < 0.22 || r > 0.3 {
+		t.Errorf("hot set at 0.25: %.2f of its pages resident, want about a quarter", r)
+	}
+	plain, plainCold, _ := resident("")
+	if r := float64(plain) / float64(plain+plainCold); r < 0.35 || r > 0.65 {
+		t.Errorf("without a hot set the hot group holds %.2f of the pool, want about half (round-robin)", r)
+	}
+	if _, err := config.LoadBytes("t.yaml", []byte(fmt.Sprintf(hotYAML, ", tables: [{name: nosuch, fill: 1}]")), "../../scenarios"); err == nil {
+		t.Error("a hot set naming no data group was accepted")
 	}
 }
