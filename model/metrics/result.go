@@ -2,6 +2,8 @@
 // (sysbench --report-interval style), a summary, and per-DDL results.
 package metrics
 
+import "fmt"
+
 // Series is a per-interval time series. Columns are stable, documented names (docs/output.md);
 // every row has len(Columns) values. Column 0 is always "time_s" (end of the interval, virtual
 // seconds since the end of warmup).
@@ -138,4 +140,12 @@ type MutexRow struct {
 	WaitS        float64 `json:"wait_s"`
 	WaitP99Us    float64 `json:"wait_p99_us"`
 	WaitMaxMs    float64 `json:"wait_max_ms"`
+}
+
+// String prints the harm's fields (so a DDLResult printed with %v shows them, not an address).
+func (h *LatencyHarm) String() string {
+	if h == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("%+v", *h)
 }
