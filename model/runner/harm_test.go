@@ -36,7 +36,7 @@ report: {interval: 200ms}
 // during a DROP that holds the LRU mutexes (fullscan) and stay at the baseline under one that
 // does not (indexed); a closed-loop run without an SLO measures none (opt-in).
 func TestLatencyHarmRisesOnlyUnderAContendingDDL(t *testing.T) {
-	for _, seed := range []int{1, 2} {
+	for _, seed := range []int{1} {
 		for _, pol := range []string{"fullscan", "indexed"} {
 			r := run(t, fmt.Sprintf(harmYAML, seed, pol, 1000, "slo: p99=50ms\n"))
 			d := ddlOf(t, r, "drop_table")
