@@ -33,6 +33,8 @@ than the machine's memory or --max-memory. Warnings about legal but suspicious v
 		var sets []string
 		var mem int64
 		fs.Var(setList{&sets}, "set", "override a field, `path=value` (repeatable), checked like the file's own values; for a sweep spec, of its base scenario")
+		fs.Var(policyFlag{&sets}, "policy", "buffer-pool policy `NAME` (shorthand for --set policy=NAME), checked as run would take it")
+		fs.Var(sloFlag{&sets}, "slo", sloUsage)
 		jobs := fs.Int("jobs", runtime.NumCPU(), "for a sweep spec: simulations that would run at once")
 		addMaxMemory(fs, &mem)
 		return func(e *env, args []string) error {

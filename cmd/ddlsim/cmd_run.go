@@ -56,6 +56,7 @@ shorter run). --quiet prints neither.`,
 		fs.Var(seedFlag{&seed}, "seed", "random seed `N`, replacing the scenario's seed")
 		fs.Var(setList{&sets}, "set", "override a field, `path=value` (repeatable; later wins)")
 		fs.Var(policyFlag{&sets}, "policy", "buffer-pool policy `NAME` (shorthand for --set policy=NAME)")
+		fs.Var(sloFlag{&sets}, "slo", sloUsage)
 		fs.StringVar(&out, "out", "", "write results to `DIR` (replacing a previous result there)")
 		fs.BoolVar(&quiet, "quiet", false, "print no interval lines and no progress bar")
 		fs.BoolVar(&fig.plot, "plot", false, "draw the throughput figure into <out>/plots (needs --out)")
@@ -155,6 +156,7 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 	}
 	printSummary(w, res.Summary)
 	printDDL(w, res.DDL)
+	printLatencyHarm(w, res.DDL)
 	if res.HitCap {
 		fmt.Fprintf(w, "\nthe run hit its cap (duration %s) before its DDL was done: raise duration\n", sc.Duration)
 	}

@@ -28,6 +28,7 @@ var commands = []*command{
 	importCmd,
 	versionCmd,
 	compareCmd,
+	explainCmd,
 	sweepCmd,
 	mergeCmd,
 	plotCmd,

@@ -35,7 +35,12 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 		var mem int64
 		addMaxMemory(fs, &mem)
 		fs.Var(setList{&sets}, "set", "override a scenario field for every run, `path=value` (repeatable)")
+		fs.Var(sloFlag{&sets}, "slo", sloUsage)
+		var vary []sweep.Vary
+		fs.Var(varyFlag{&vary}, "vary", "compare settings instead of policies: `KEY=V1,V2,...` (a --set path and its values; repeatable: the grid of all); runs under the scenario's own policy unless --policies is given, and ranks the settings, least harm first")
 		return func(e *env, pos []string) error {
+			policiesGiven := false
+			fs.Visit(func(f *flag.Flag) { policiesGiven = policiesGiven || f.Name == "policies" })
 			if len(pos) != 1 {
 				return usagef("compare takes exactly one scenario file, got %d arguments", len(pos))
 			}
@@ -47,7 +52,16 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 			if err != nil {
 				return &inputError{err}
 			}
-			plan, err := sweep.PlanCompare(base, splitPolicies(*policies), *seeds, seed)
+			var plan *sweep.Plan
+			if len(vary) > 0 {
+				var pols []string
+				if policiesGiven {
+					pols = splitPolicies(*policies)
+				}
+				plan, err = sweep.PlanVary(base, vary, pols, *seeds, seed)
+			} else {
+				plan, err = sweep.PlanCompare(base, splitPolicies(*policies), *seeds, seed)
+			}
 			if err != nil {
 				return &inputError{err}
 			}
@@ -58,8 +72,12 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 			if *out == "" {
 				*out = filepath.Join("out", "compare-"+strings.TrimSuffix(filepath.Base(config), filepath.Ext(config)))
 			}
-			fmt.Fprintf(e.stdout, "compare %s: %d policies × %d seeds (from %d), %d jobs → %s\n",
-				config, len(plan.Points), len(plan.Seeds), plan.Seeds[0], *jobs, *out)
+			what := "policies"
+			if len(vary) > 0 {
+				what = "settings"
+			}
+			fmt.Fprintf(e.stdout, "compare %s: %d %s × %d seeds (from %d), %d jobs → %s\n",
+				config, len(plan.Points), what, len(plan.Seeds), plan.Seeds[0], *jobs, *out)
 			command := wfCommand("compare")
 			rep, err := wfExecute(plan, sweep.Options{Dir: *out, Jobs: *jobs, Resume: *resume, SaveSeries: true,
 				Progress: e.stderr, Command: command, Run: base.RunFunc()})
@@ -67,7 +85,17 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 				return err
 			}
 			fmt.Fprintln(e.stdout)
-			if err := output.Tabulate(output.GroupByPoint(rep.Rows)).Print(e.stdout); err != nil {
+			groups := output.GroupByPoint(rep.Rows)
+			if len(vary) > 0 {
+				h := output.HarmOf(rep.Rows)
+				groups = output.Rank(groups, h)
+				fmt.Fprintf(e.stdout, "least harm first, by %s (%s); mean ± 95%% CI over the seeds:\n", h.Name, h.About)
+				if err := output.PrintKeyTable(e.stdout, groups, h, true); err != nil {
+					return err
+				}
+				fmt.Fprintln(e.stdout)
+			}
+			if err := output.Tabulate(groups).Print(e.stdout); err != nil {
 				return err
 			}
 			if len(plan.Seeds) == 1 {
@@ -107,4 +135,24 @@ func splitPolicies(s string) []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// varyFlag collects --vary KEY=V1,V2,...: values split on commas outside braces, as
+// --policies is.
+type varyFlag struct{ vary *[]sweep.Vary }
+
+func (v varyFlag) String() string { return "" }
+
+func (v varyFlag) Set(s string) error {
+	key, vals, ok := strings.Cut(s, "=")
+	key = strings.TrimSpace(key)
+	if !ok || key == "" {
+		return usagef("--vary wants KEY=V1,V2,... (a --set path and its values), got %q", s)
+	}
+	list := splitPolicies(vals)
+	if len(list) == 0 {
+		return usagef("--vary %s: name at least one value", key)
+	}
+	*v.vary = append(*v.vary, sweep.Vary{Path: key, Values: list})
+	return nil
 }

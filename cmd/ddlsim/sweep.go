@@ -43,6 +43,7 @@ column (docs/sweeps.md). Ctrl-C keeps the finished points; rerun with --resume.`
 		var mem int64
 		addMaxMemory(fs, &mem)
 		fs.Var(setList{&sets}, "set", "override a base scenario field for every run, `path=value` (repeatable)")
+		fs.Var(sloFlag{&sets}, "slo", sloUsage)
 		return func(e *env, pos []string) error {
 			stdout, stderr := e.stdout, e.stderr
 			if len(pos) != 1 {
@@ -88,6 +89,9 @@ column (docs/sweeps.md). Ctrl-C keeps the finished points; rerun with --resume.`
 			}
 			fmt.Fprintf(stdout, "%d points (%d run now, %d already done), %d rows → %s, %s\n", rep.Total, rep.Ran, rep.Skipped,
 				len(rep.Rows), filepath.Join(*out, output.JSONLFile), filepath.Join(*out, output.CSVFile))
+			if err := printSweepTable(stdout, rep.Rows); err != nil {
+				return err
+			}
 			output.PrintUnfinished(stdout, rep.Rows)
 			return wfFigures(*out, *doPlot, *doReport, command, stdout)
 		}
@@ -132,4 +136,21 @@ func wfCommand(sub string) []string {
 		return append([]string{"ddlsim"}, os.Args[1:]...)
 	}
 	return []string{"ddlsim", sub}
+}
+
+// printSweepTable prints the sweep's key table (output.PrintKeyTable: one line per point,
+// in point order) and which point harmed least.
+func printSweepTable(w io.Writer, rows []output.Row) error {
+	groups := output.GroupByPoint(rows)
+	if len(groups) == 0 {
+		return nil
+	}
+	h := output.HarmOf(rows)
+	fmt.Fprintf(w, "\nper point, mean ± 95%% CI over the seeds; %s: %s:\n", h.Name, h.About)
+	if err := output.PrintKeyTable(w, groups, h, false); err != nil {
+		return err
+	}
+	best := output.Rank(groups, h)[0]
+	fmt.Fprintf(w, "least harm: point %d (%s)\n", best.Point, output.GroupLabel(best))
+	return nil
 }

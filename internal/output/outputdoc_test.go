@@ -110,7 +110,8 @@ func compareNames(t *testing.T, what string, doc docNames, written []string) {
 }
 
 // A run that writes every optional column and metric: a co-located client (lab-2c: the CPU columns), a
-// temp-table loop starting after 0 (the temp metrics), a CREATE INDEX (phases).
+// temp-table loop starting after 0 (the temp metrics), a CREATE INDEX (phases), an SLO (the
+// latency harm columns).
 const everything = `
 name: everything
 seed: 1
@@ -127,6 +128,7 @@ workload:
 schedule:
   - {at: 1s, ddl: create_index, table: big, columns: [c]}
 report: {interval: 1s}
+slo: p99=50ms
 `
 
 // Every column and metric docs/output.md documents is one the writers write, and every one they

@@ -232,6 +232,7 @@ func ColumnsOf(rows []Row) Columns {
 	nddl := 0
 	phases := map[int][]string{}
 	seenPh := map[string]bool{}
+	harm := map[int]bool{} // ddl index: some run measured its latency harm
 	for _, r := range rows {
 		for _, p := range r.Params {
 			if !seenP[p.Path] {
@@ -247,6 +248,9 @@ func ColumnsOf(rows []Row) Columns {
 		}
 		nddl = max(nddl, len(r.DDL))
 		for i, d := range r.DDL {
+			if d.Latency != nil {
+				harm[i] = true
+			}
 			for _, ph := range d.Phases {
 				key := fmt.Sprint(i, "/", ph.Name)
 				if !seenPh[key] {
@@ -277,6 +281,16 @@ func ColumnsOf(rows []Row) Columns {
 		add("lat_p95_ms", func(d *metrics.DDLResult) string { return f(d.LatP95Ms) })
 		add("lat_p99_ms", func(d *metrics.DDLResult) string { return f(d.LatP99Ms) })
 		add("below_half_s", func(d *metrics.DDLResult) string { return f(d.BelowHalfS) })
+		if harm[i] {
+			for j, name := range harmColumns() {
+				add(name, func(d *metrics.DDLResult) string {
+					if d.Latency == nil {
+						return ""
+					}
+					return harmCells(d.Latency)[j]
+				})
+			}
+		}
 		add("phases", func(d *metrics.DDLResult) string { return metrics.PhaseList(d.Phases) })
 		for _, name := range phases[i] {
 			add("phase_"+name+"_s", func(d *metrics.DDLResult) string {

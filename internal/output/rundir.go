@@ -175,12 +175,43 @@ func ddlColumns() []string {
 	var cols []string
 	for i := 0; i < t.NumField(); i++ {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name == "" || name == "-" || name == "phases" {
+		if name == "" || name == "-" || name == "phases" || name == "latency" {
 			continue
 		}
 		cols = append(cols, name)
 	}
 	return cols
+}
+
+// harmColumns are LatencyHarm's JSON field names, the columns ddl.csv adds when the run
+// measured latency harm (docs/output.md).
+func harmColumns() []string {
+	t := reflect.TypeFor[metrics.LatencyHarm]()
+	var cols []string
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		cols = append(cols, name)
+	}
+	return cols
+}
+
+// harmCells are h's values in harmColumns order.
+func harmCells(h *metrics.LatencyHarm) []string {
+	v := reflect.ValueOf(*h)
+	out := make([]string, v.NumField())
+	for i := range out {
+		out[i] = formatValue(v.Field(i))
+	}
+	return out
+}
+
+func anyHarm(ddl []metrics.DDLResult) bool {
+	for _, d := range ddl {
+		if d.Latency != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func ddlCSV(ddl []metrics.DDLResult) ([]byte, error) {
@@ -201,6 +232,10 @@ func ddlCSV(ddl []metrics.DDLResult) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	header := append([]string(nil), cols...)
+	harm := anyHarm(ddl)
+	if harm {
+		header = append(header, harmColumns()...)
+	}
 	header = append(header, "phases")
 	for _, p := range phases {
 		header = append(header, "phase_"+p+"_s")
@@ -212,10 +247,17 @@ func ddlCSV(ddl []metrics.DDLResult) ([]byte, error) {
 		rec := make([]string, 0, len(header))
 		for i := 0; i < t.NumField(); i++ {
 			name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-			if name == "" || name == "-" || name == "phases" {
+			if name == "" || name == "-" || name == "phases" || name == "latency" {
 				continue
 			}
 			rec = append(rec, formatValue(v.Field(i)))
+		}
+		if harm {
+			if d.Latency != nil {
+				rec = append(rec, harmCells(d.Latency)...)
+			} else {
+				rec = append(rec, make([]string, len(harmColumns()))...)
+			}
 		}
 		rec = append(rec, metrics.PhaseList(d.Phases))
 		_, total := metrics.PhaseTotals(d.Phases)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -28,7 +29,12 @@ func Run(dir, title string, s *metrics.Series, ddl []metrics.DDLResult) ([]strin
 	if err != nil {
 		return nil, err
 	}
-	return Save(p, filepath.Join(out, "throughput"))
+	files, err := Save(p, filepath.Join(out, "throughput"))
+	if err != nil {
+		return files, err
+	}
+	lat, err := latencyFigure(out, "latency: "+title, []Trace{{Label: title, Series: s, DDL: ddl}})
+	return append(files, lat...), err
 }
 
 // Dir draws every figure that fits a saved results directory into dir/plots/ and returns the
@@ -88,7 +94,14 @@ func DirWith(dir string, opt Options) ([]string, error) {
 			if constant(st.Cells[mi]) {
 				continue // the same value in every run (a phase that took no time): nothing to see
 			}
-			p, err := MetricVsParam(rows, x, m)
+			if mergePass.MatchString(m) {
+				continue // a figure per merge pass: in results.csv and the table, folded out of the figures
+			}
+			draw := MetricVsParam
+			if man.Kind == "compare" {
+				draw = MetricVsSetting
+			}
+			p, err := draw(rows, x, m)
 			if err != nil {
 				return files, err
 			}
@@ -101,6 +114,10 @@ func DirWith(dir string, opt Options) ([]string, error) {
 	}
 	return files, nil
 }
+
+// mergePass matches the key metric of one merge pass of an index build's merge sort
+// (ddl0_create_index_merge_pass_3_s): a statement has one per pass, each a figure nobody asked for.
+var mergePass = regexp.MustCompile(`_merge_pass_[0-9]+_s$`)
 
 // constant reports whether a metric has one value in every run of every group (or none).
 func constant(cells []metrics.Stat) bool {
@@ -166,6 +183,7 @@ func Ordered(dir string) (main, more []string, err error) {
 		}
 	}
 	take(&main, filepath.Join(out, "throughput.png"))
+	take(&main, filepath.Join(out, "latency.png"))
 	if len(rows) > 0 {
 		st := output.Tabulate(output.GroupByPoint(rows))
 		for _, x := range figureAxes(man, rows) {
@@ -222,7 +240,12 @@ func overlay(dir, out string, rows []output.Row, opt Options) ([]string, error) 
 	if err != nil {
 		return nil, err
 	}
-	return Save(p, filepath.Join(out, "throughput"))
+	files, err := Save(p, filepath.Join(out, "throughput"))
+	if err != nil {
+		return files, err
+	}
+	lat, err := latencyFigure(out, "latency", traces)
+	return append(files, lat...), err
 }
 
 func runDir(dir string, opt Options) ([]string, error) {

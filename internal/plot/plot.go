@@ -31,7 +31,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // Size of every figure.
@@ -354,6 +353,17 @@ func sortValues(vs []string) {
 // its 95% CI band. Plain numbers are placed on a numeric axis; values with units or names are
 // placed at equal spacing in sorted order and labelled as written.
 func MetricVsParam(rows []output.Row, x, metric string) (*plot.Plot, error) {
+	return metricVs(rows, x, metric, false)
+}
+
+// MetricVsSetting is MetricVsParam with bars from zero for every kind of value, one colour
+// per setting: what compare draws, whose points are settings to weigh against each other
+// (innodb_ddl_threads 2, 4, 8 compared, not a trend over a range).
+func MetricVsSetting(rows []output.Row, x, metric string) (*plot.Plot, error) {
+	return metricVs(rows, x, metric, true)
+}
+
+func metricVs(rows []output.Row, x, metric string, asBars bool) (*plot.Plot, error) {
 	ax := axesOf(rows)
 	xs := ax.values[x]
 	pos := map[string]float64{}
@@ -404,12 +414,20 @@ func MetricVsParam(rows []output.Row, x, metric string) (*plot.Plot, error) {
 	p.X.Label.Text = x
 	p.Y.Label.Text = metric
 	p.Legend.Top = true
-	if categorical(xs) {
+	if asBars || categorical(xs) {
 		return bars(p, xs, lineOrder, func(line, xv string) metrics.Stat { return metrics.MeanCI(vals[key{line, xv}]) }, metric)
 	}
 	if !plain {
 		p.NominalX(xs...)
 	}
+	lowest := math.Inf(1)
+	defer func() {
+		// From zero, so the lines' heights compare as ratios (a metric that goes negative
+		// keeps its own range).
+		if lowest >= 0 {
+			p.Y.Min = 0
+		}
+	}()
 	for li, line := range lineOrder {
 		var mean, lo, hi plotter.XYs
 		for _, xv := range xs {
@@ -422,6 +440,7 @@ func MetricVsParam(rows []output.Row, x, metric string) (*plot.Plot, error) {
 				half = 0
 			}
 			mean = append(mean, plotter.XY{X: pos[xv], Y: st.Mean})
+			lowest = math.Min(lowest, st.Mean-half)
 			lo = append(lo, plotter.XY{X: pos[xv], Y: st.Mean - half})
 			hi = append(hi, plotter.XY{X: pos[xv], Y: st.Mean + half})
 		}
@@ -447,7 +466,10 @@ func MetricVsParam(rows []output.Row, x, metric string) (*plot.Plot, error) {
 			return nil, err
 		}
 		l.Color, s.Color = c, c
-		s.Shape = draw.CircleGlyph{}
+		// Lines with the same values (two policies that do the same) would hide each
+		// other: each has its own dashes and marker.
+		l.Dashes = plotutil.Dashes(li)
+		s.Shape = plotutil.Shape(li)
 		eb, err := plotter.NewYErrorBars(errBars{mean, lo, hi})
 		if err != nil {
 			return nil, err

@@ -176,3 +176,68 @@ func PlanCompare(base *Base, policies []string, n int, first *uint64) (*Plan, er
 	}
 	return plan, nil
 }
+
+// Vary is one --vary KEY=V1,V2,...: a scenario field path (as --set takes it) and its values.
+type Vary struct {
+	Path   string
+	Values []string
+}
+
+// PlanVary is the plan of `ddlsim compare --vary`: the grid of the varied settings (the
+// first Vary's values outermost), each point the scenario with those fields set, under the
+// scenario's own policy unless policies are given (then the grid is crossed with them,
+// policy innermost), and n seeds.
+func PlanVary(base *Base, vary []Vary, policies []string, n int, first *uint64) (*Plan, error) {
+	axes := append([]Vary(nil), vary...)
+	if len(policies) > 0 {
+		axes = append(axes, Vary{Path: "policy", Values: policies})
+	}
+	size := int64(1)
+	seen := map[string]bool{}
+	for _, v := range axes {
+		if len(v.Values) == 0 {
+			return nil, fmt.Errorf("--vary %s: name at least one value (KEY=V1,V2,...)", v.Path)
+		}
+		if seen[v.Path] {
+			return nil, fmt.Errorf("--vary %s: the key is given twice; list all its values in one --vary", v.Path)
+		}
+		seen[v.Path] = true
+		size *= int64(len(v.Values))
+		if size > 1<<20 {
+			break
+		}
+	}
+	if err := checkSize(size, int64(n)); err != nil {
+		return nil, fmt.Errorf("--vary × --seeds: %w", err)
+	}
+	var pts []Point
+	idx := make([]int, len(axes))
+	for {
+		var ps []Param
+		for a, v := range axes {
+			ps = append(ps, Param{Path: v.Path, Value: v.Values[idx[a]]})
+		}
+		pts = append(pts, Point{ID: len(pts), Params: ps})
+		a := len(axes) - 1
+		for ; a >= 0; a-- {
+			if idx[a]++; idx[a] < len(axes[a].Values) {
+				break
+			}
+			idx[a] = 0
+		}
+		if a < 0 {
+			break
+		}
+	}
+	seeds := base.Seeds(first, n)
+	var spec strings.Builder
+	fmt.Fprintf(&spec, "# ddlsim compare --vary\nbase: %s\nseeds: %d\nseed: %d\naxes:\n  - grid:\n", base.Path, n, seeds[0])
+	for _, v := range axes {
+		fmt.Fprintf(&spec, "      %s: [%s]\n", v.Path, strings.Join(v.Values, ", "))
+	}
+	plan := NewPlan("compare", base.Path, base.Hash, pts, seeds, spec.String())
+	if err := base.Check(plan); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}

@@ -365,7 +365,12 @@ func (d *decoder) ddlEvent(n *yaml.Node, e *DDLEvent, path string) {
 	} else if op.Kind == yaml.ScalarNode {
 		known = d.newParams(op, ddlKinds, op.Value, &e.Params, path+".ddl")
 	}
-	d.mixed(n, path, reflect.ValueOf(e).Elem(), nil, e.Params)
+	var skip map[string]bool
+	if at := mappingValue(n, "at"); at != nil && at.Kind == yaml.MappingNode {
+		skip = map[string]bool{"at": true}
+		d.afterAt(at, e, path+".at")
+	}
+	d.mixed(n, path, reflect.ValueOf(e).Elem(), skip, e.Params)
 	if !known && d.failed != nil {
 		// The operation's own fields cannot be judged; the unknown name was reported.
 		d.failed[path+".ddl"] = true
@@ -792,3 +797,29 @@ func editDistance(a, b string) int {
 // "" (the rule of the "did you mean" in every message: a unique prefix, or a small edit
 // distance). The command line uses it for commands and flags.
 func Suggest(key string, valid []string) string { return suggest(key, valid) }
+
+// afterAt decodes `at: {after: previous, delay: D}`: the statement starts D after the previous
+// schedule entry has returned.
+func (d *decoder) afterAt(n *yaml.Node, e *DDLEvent, path string) {
+	if d.seen != nil {
+		d.seen[path] = Pos{File: d.file, Line: n.Line, Col: n.Column}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "after":
+			if v.Kind != yaml.ScalarNode || v.Value != AfterPrevious {
+				d.fail(v, path+".after", scalarText(v), "expected previous: the statement follows the previous schedule entry")
+				continue
+			}
+			e.After = AfterPrevious
+		case "delay":
+			d.decode(v, reflect.ValueOf(&e.At).Elem(), path+".delay")
+		default:
+			d.fail(k, path+"."+k.Value, "", "unknown key: expected after (previous) and delay (a duration), as in at: {after: previous, delay: 60s}")
+		}
+	}
+	if e.After == "" && mappingValue(n, "after") == nil {
+		d.fail(n, path+".after", "", "missing: expected after: previous (a time on the report clock is written at: 10s)")
+	}
+}

@@ -108,6 +108,21 @@ func (e DDLEvent) MarshalYAML() (any, error) {
 	if err := n.Encode(ddlCommon(e)); err != nil {
 		return nil, err
 	}
+	if e.After != "" { // at: {after: previous, delay: D}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "at" {
+				var m yaml.Node
+				if err := m.Encode(struct {
+					After string   `yaml:"after"`
+					Delay Duration `yaml:"delay"`
+				}{e.After, e.At}); err != nil {
+					return nil, err
+				}
+				m.Style = yaml.FlowStyle
+				n.Content[i+1] = &m
+			}
+		}
+	}
 	params, err := paramNodes(e.Params)
 	if err != nil {
 		return nil, err

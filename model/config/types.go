@@ -1,5 +1,11 @@
 package config
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
 // This file is the scenario schema: the Go shape every other package reads. Loading,
 // defaults and validation live beside it (load.go, defaults.go, validate.go).
 //
@@ -35,6 +41,9 @@ type Scenario struct {
 	Workload []Workload `yaml:"workload"`
 	Schedule []DDLEvent `yaml:"schedule"`
 	Report   Report     `yaml:"report"`
+	// SLO is a latency objective ("p99=5ms"): a run with one (or with open-loop traffic)
+	// measures each DDL statement's latency harm against it (docs/output.md).
+	SLO SLO `yaml:"slo,omitempty"`
 
 	// Warnings are the loader's findings about legal but suspicious settings (warnings.go),
 	// each at the line that causes it. They are not configuration: Marshal and Hash leave
@@ -263,6 +272,12 @@ type MySQL struct {
 	DDLBufferSize       Size     `yaml:"innodb_ddl_buffer_size"`
 	ParallelReadThreads int      `yaml:"innodb_parallel_read_threads"`
 	AlterTableProgress  *bool    `yaml:"alter_table_progress"` // performance_schema stage instrumentation (observer counting pass)
+	// OnlineAlterLogMaxSize is innodb_online_alter_log_max_size: the most an online ALTER's
+	// modification log (the concurrent DML, row0log.cc) may grow to before the ALTER fails
+	// with ER_INNODB_ONLINE_LOG_TOO_BIG. 0 = not set: the limit is not enforced (the
+	// server's default is DefaultOnlineAlterLogMaxSize, 128MiB; scenarios written before the
+	// limit was modelled keep their results and hash).
+	OnlineAlterLogMaxSize Size `yaml:"innodb_online_alter_log_max_size,omitempty"`
 	// DisableSortFileCache opens the index build's sort files with O_DIRECT
 	// (os_file_set_nocache): no OS page cache, every run byte goes to the temp device.
 	DisableSortFileCache bool `yaml:"innodb_disable_sort_file_cache,omitempty"`
@@ -306,6 +321,16 @@ type Table struct {
 type Warm struct {
 	Fill          float64 `yaml:"fill"`  // fraction of the pool holding pages at t=0
 	DirtyFraction float64 `yaml:"dirty"` // fraction of resident pages dirty at t=0
+	// Tables are hot sets: each listed data group gets (up to) its own fraction of its leaf
+	// pages resident first, in list order; the groups not listed share what is left of fill.
+	Tables []WarmTable `yaml:"tables,omitempty"`
+}
+
+// WarmTable is one data group's share of the warm pool: the fraction of its leaf pages
+// resident at t=0.
+type WarmTable struct {
+	Name string  `yaml:"name"`
+	Fill float64 `yaml:"fill"`
 }
 
 // Workload is one load generator, written as a one-key mapping `- KIND: {parameters}`:
@@ -320,7 +345,10 @@ type Workload struct {
 // the operation's own fields (create_index's columns, ...) are its typed Params block,
 // written in the same mapping: `{at: 10s, ddl: create_index, table: sbtest, columns: [c]}`.
 type DDLEvent struct {
+	// At is when it starts on the report clock; with After, the delay after the previous
+	// schedule entry's statements have all returned (`at: {after: previous, delay: 60s}`).
 	At    Duration `yaml:"at"`
+	After string   `yaml:"-"`     // "" or AfterPrevious
 	Every Duration `yaml:"every"` // 0 = once
 	Count int      `yaml:"count"` // with every: how many times (0 = until the end)
 	DDL   string   `yaml:"ddl"`   // a registered DDL operation (ddlsim list)
@@ -336,3 +364,39 @@ type DDLEvent struct {
 type Report struct {
 	Interval Duration `yaml:"interval"`
 }
+
+// SLO is a latency service-level objective, written QUANTILE=LATENCY ("p99=5ms"): each
+// report interval's QUANTILE latency (the series' lat_<q>_ms) must stay at or below LATENCY.
+// QUANTILE is one of SLOQuantiles, the quantiles the series has.
+type SLO string
+
+// SLOQuantiles are the quantiles an SLO may name, with their series column.
+var SLOQuantiles = []string{"p50", "p95", "p99"}
+
+// Parse splits the SLO into its series column (lat_p99_ms) and its latency threshold.
+func (s SLO) Parse() (column string, threshold Duration, err error) {
+	q, lat, ok := strings.Cut(string(s), "=")
+	if !ok {
+		return "", 0, fmt.Errorf("expected QUANTILE=LATENCY such as p99=5ms")
+	}
+	q = strings.TrimSpace(q)
+	if !slices.Contains(SLOQuantiles, q) {
+		return "", 0, fmt.Errorf("quantile %q: expected one of %s (the series' latency columns), as in p99=5ms", q, strings.Join(SLOQuantiles, ", "))
+	}
+	d, err := ParseDuration(strings.TrimSpace(lat))
+	if err != nil {
+		return "", 0, fmt.Errorf("latency %q: %v", lat, err)
+	}
+	if d <= 0 {
+		return "", 0, fmt.Errorf("latency %q: expected a positive duration such as 5ms", lat)
+	}
+	return "lat_" + q + "_ms", d, nil
+}
+
+// DefaultOnlineAlterLogMaxSize is innodb_online_alter_log_max_size's default in MySQL 5.6+,
+// 8.0 and MariaDB (srv_online_max_size = 128 << 20).
+const DefaultOnlineAlterLogMaxSize = 128 * MiB
+
+// AfterPrevious is the one DDLEvent.After: the statement starts its delay after the previous
+// schedule entry has returned (finished or failed), as the next line of a maintenance script.
+const AfterPrevious = "previous"

@@ -74,6 +74,7 @@ var rules = []rule{
 	{"mysql.innodb_flush_log_at_trx_commit", between(0, 2)},
 	{"mysql.innodb_sort_buffer_size", between(64*KiB, 64*MiB)},
 	{"mysql.innodb_ddl_threads", between(1, 64)},
+	{"mysql.innodb_online_alter_log_max_size", zeroOr(atLeast(64*KiB, "a size of at least 64KiB (the server's minimum)"))},
 	{"mysql.innodb_ddl_buffer_size", between(64*KiB, 4*GiB-1)},
 	{"mysql.innodb_parallel_read_threads", between(1, 256)},
 	{"mysql.rocksdb_merge_buf_size", zeroOr(atLeast(100, "a size of at least 100 bytes (MyRocks' minimum; 0 = default)"))},
@@ -111,13 +112,25 @@ var rules = []rule{
 
 	{"warm.fill", between(0, 1)},
 	{"warm.dirty", between(0, 1)},
+	{"warm.tables[*].fill", between(0, 1)},
 	{"warmup", atLeast(0, "a duration >= 0")},
 	{"duration", positive},
 	{"report.interval", positive},
+	{"slo", validSLO},
 
 	{"schedule[*].at", atLeast(0, "a duration >= 0")},
 	{"schedule[*].every", atLeast(0, "a duration >= 0 (0 = once)")},
 	{"schedule[*].count", atLeast(0, "an integer >= 0")},
+}
+
+func validSLO(v reflect.Value) string {
+	if v.String() == "" {
+		return ""
+	}
+	if _, _, err := SLO(v.String()).Parse(); err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 func validVersion(v reflect.Value) string {
@@ -137,6 +150,8 @@ func validate(sc *Scenario) []verr {
 			}
 		})
 	}
+	out = append(out, afterChecks(sc)...)
+	out = append(out, warmTableChecks(sc)...)
 	out = append(out, crossChecks(sc)...)
 	out = append(out, limitChecks(sc)...)
 	return append(out, checkKinds(sc)...)
@@ -272,4 +287,48 @@ func sizeOneOf(list []Size) check {
 		}
 		return ""
 	}
+}
+
+// warmTableChecks: each hot set names a data group, once.
+func warmTableChecks(sc *Scenario) []verr {
+	var out []verr
+	seen := map[string]bool{}
+	for i, w := range sc.Warm.Tables {
+		path := fmt.Sprintf("warm.tables[%d].name", i)
+		found := false
+		for _, g := range sc.Data {
+			found = found || g.Name == w.Name
+		}
+		switch {
+		case !found:
+			out = append(out, verr{path: path, msg: fmt.Sprintf("no data group named %q (data names: %s)", w.Name, groupNames(sc))})
+		case seen[w.Name]:
+			out = append(out, verr{path: path, msg: "listed twice: give each group one fill"})
+		}
+		seen[w.Name] = true
+	}
+	return out
+}
+
+// afterChecks: every schedule entry names its operation; a statement that follows the previous schedule entry needs one that ends.
+func afterChecks(sc *Scenario) []verr {
+	var out []verr
+	for i, e := range sc.Schedule {
+		if e.DDL == "" && e.Params == nil {
+			// An entry made by --set schedule[N].every=1s on a scenario without one: the
+			// decoder's own "missing" check runs only on a mapping it reads.
+			out = append(out, verr{path: fmt.Sprintf("schedule[%d].ddl", i), msg: "missing: expected a DDL operation (" + strings.Join(ddlKinds.names(), ", ") + ")"})
+		}
+		if e.After == "" {
+			continue
+		}
+		path := fmt.Sprintf("schedule[%d].at.after", i)
+		switch {
+		case i == 0:
+			out = append(out, verr{path: path, msg: "the first schedule entry has no previous one: give a time (at: 10s)"})
+		case sc.Schedule[i-1].Every > 0 && sc.Schedule[i-1].Count == 0:
+			out = append(out, verr{path: path, msg: fmt.Sprintf("schedule[%d] repeats until the end of the run (every without count): this one would never start", i-1)})
+		}
+	}
+	return out
 }

@@ -22,9 +22,25 @@ const (
 	WarnEvery = Millisecond
 )
 
+// Warning is a finding a registered kind's package makes about a scenario (RegisterWarner):
+// the full path of the field it is about and the text.
+type Warning struct{ Path, Msg string }
+
+var warners []func(sc *Scenario) []Warning
+
+// RegisterWarner adds a check that finds warnings only a kind's package can compute (model/ddl:
+// an index build's sort files against the temp device's capacity); it runs with the loader's
+// own warnings on every scenario that validated.
+func RegisterWarner(f func(sc *Scenario) []Warning) { warners = append(warners, f) }
+
 func warnChecks(sc *Scenario) []verr {
 	var out []verr
 	add := func(path, msg string) { out = append(out, verr{path: path, msg: msg}) }
+	for _, w := range warners {
+		for _, x := range w(sc) {
+			add(x.Path, x.Msg)
+		}
+	}
 	out = append(out, ignoredWarning(&sc.MySQL)...)
 	hw := &sc.HardwareProfile
 	for _, d := range []struct {

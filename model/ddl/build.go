@@ -320,3 +320,39 @@ func rowLogApply(t *server.Thread, ix *schema.Index, changes uint64) {
 		t.Write(ix.Leaf(int64(i*2654435761) % ix.LeafPages()))
 	}
 }
+
+// rowLogHeaderBytes is a modification-log record's fixed part: ROW_LOG_HEADER_SIZE (2: the
+// operation and extra_size) and the DB_TRX_ID (DATA_TRX_ID_LEN, 6) an insert carries
+// (row0log.cc, row_log_online_op).
+const rowLogHeaderBytes = 2 + 6
+
+// rowLogOverflow reports whether an online ALTER's modification log of changes records of
+// recBytes each (the index entry for ADD INDEX, the row for a rebuild) outgrew
+// innodb_online_alter_log_max_size, and if so the server's error. The log is written to its
+// temporary file in blocks of innodb_sort_buffer_size; the block write that would reach the
+// limit fails (row_log_online_op / row_log_table_close_func: byte_offset + srv_sort_buf_size
+// >= srv_online_max_size), which marks the new index corrupt (ADD INDEX) or the log failed
+// (rebuild), and the ALTER reports it when it applies the log (row_log_apply_ops:
+// DB_ONLINE_LOG_TOO_BIG, ER_INNODB_ONLINE_LOG_TOO_BIG, 1799). So the log holds at most
+// ceil(max / block) blocks' worth.
+//
+// Enforced only when the scenario sets innodb_online_alter_log_max_size (the server's default
+// is 128MiB): runs written before the setting was modelled keep their results.
+//
+// Simplified: every page modification of the table while the ALTER runs counts as one
+// logged record (the same count rowLogApply replays), which over-counts the changes that do
+// not touch the new index's columns.
+func rowLogOverflow(srv *server.Server, changes uint64, recBytes int64, what string) (bool, string) {
+	block := int64(srv.Sc.MySQL.SortBufferSize)
+	limit := int64(srv.Sc.MySQL.OnlineAlterLogMaxSize)
+	if block <= 0 || limit <= 0 { // not set: not enforced (docs/scenarios.md)
+		return false, ""
+	}
+	cap := (limit + block - 1) / block * block
+	bytes := int64(changes) * (recBytes + rowLogHeaderBytes)
+	if bytes < cap {
+		return false, ""
+	}
+	return true, fmt.Sprintf("ER_INNODB_ONLINE_LOG_TOO_BIG (1799): %s required more than 'innodb_online_alter_log_max_size' (%s) bytes of modification log: %d concurrent changes logged, %.1f MiB; the ALTER is rolled back. Raise innodb_online_alter_log_max_size or run it when fewer rows change",
+		what, config.Size(limit), changes, float64(bytes)/float64(config.MiB))
+}

@@ -92,11 +92,20 @@ func (o *CreateIndex) Run(x *Exec) {
 		if obs != 0 {
 			x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, version.OpObserverFlush) })
 		}
+		overflow := ""
 		x.Phase("row_log_apply", func() server.ScanStats {
 			applied[i] = srv.SpaceWrites(space)
+			if bad, why := rowLogOverflow(srv, applied[i]-writes0, idx[i].KeyBytes, "creating index '"+idx[i].Name+"'"); bad {
+				overflow = why // the index was marked corrupt when the log filled: nothing to apply
+				return server.ScanStats{}
+			}
 			rowLogApply(t, dst[i], applied[i]-writes0)
 			return server.ScanStats{}
 		})
+		if overflow != "" {
+			x.Fail(overflow)
+			return
+		}
 	}
 	if obs != 0 {
 		x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, sp, obs, version.OpObserverFlush) })

@@ -66,11 +66,21 @@ func (o *OptimizeTable) Run(x *Exec) {
 		x.Phase("observer_flush", func() server.ScanStats { return srv.FlushPages(t, nsp, obs, version.OpObserverFlush) })
 	}
 	var writes1 uint64
+	overflow := ""
 	x.Phase("row_log_apply", func() server.ScanStats {
 		writes1 = srv.SpaceWrites(space)
+		// row_log_table_*: each change logs the row (ROW_T_INSERT/UPDATE/DELETE)
+		if bad, why := rowLogOverflow(srv, writes1-writes0, int64(tab.Primary.RecordBytes), "rebuilding table '"+tab.Name+"'"); bad {
+			overflow = why
+			return server.ScanStats{}
+		}
 		rowLogApply(t, nt.Primary, writes1-writes0)
 		return server.ScanStats{}
 	})
+	if overflow != "" {
+		x.Fail(overflow)
+		return
+	}
 	// commit_inplace_alter_table under MDL_EXCLUSIVE: swap the tables, then drop the old
 	// tablespace.
 	if !x.Enter("commit") {

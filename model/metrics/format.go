@@ -71,6 +71,30 @@ func (d *DDLResult) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// MarshalJSON writes latency harm with JSONFloat's numbers.
+func (h LatencyHarm) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	err := encodeJSON(&b, reflect.ValueOf(h))
+	return b.Bytes(), err
+}
+
+// UnmarshalJSON reads latency harm; a float written as null (or absent) reads back as NaN.
+func (h *LatencyHarm) UnmarshalJSON(data []byte) error {
+	type plain LatencyHarm
+	x := plain{}
+	v := reflect.ValueOf(&x).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		if f := v.Field(i); f.Kind() == reflect.Float64 {
+			f.SetFloat(math.NaN())
+		}
+	}
+	if err := json.Unmarshal(data, &x); err != nil {
+		return err
+	}
+	*h = LatencyHarm(x)
+	return nil
+}
+
 // encodeJSON writes v as JSON the way encoding/json would with the fields' json tags, except
 // that floats are JSONFloat's. It knows the kinds the result types use.
 func encodeJSON(b *bytes.Buffer, v reflect.Value) error {
@@ -85,6 +109,12 @@ func encodeJSON(b *bytes.Buffer, v reflect.Value) error {
 		b.WriteString(strconv.FormatUint(v.Uint(), 10))
 	case reflect.String:
 		b.WriteString(quote(v.String()))
+	case reflect.Pointer:
+		if v.IsNil() {
+			b.WriteString("null")
+			return nil
+		}
+		return encodeJSON(b, v.Elem())
 	case reflect.Slice:
 		if v.IsNil() {
 			b.WriteString("null")

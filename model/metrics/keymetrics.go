@@ -78,8 +78,14 @@ func KeyMetricsOf(sum Summary, ddl []DDLResult) []KeyMetric {
 		name := func(f string) string { return fmt.Sprintf("ddl%d_%s_%s", i, d.Op, f) }
 		out = append(out, KeyMetric{Metric: Metric{Name: name("duration_s"), Value: dur}, Kind: KindImpact, DDL: i, About: about,
 			Failed: d.Failed, Unfinished: d.Unfinished && !d.Failed, Bound: d.DurationS})
-		for j, v := range impactValues(&ddl[i]) {
-			out = append(out, KeyMetric{Metric: Metric{Name: name(ImpactFields[j]), Value: v}, Kind: KindImpact, DDL: i, About: about})
+		fields, vals := ImpactFields, impactValues(&ddl[i])
+		if d.Latency != nil {
+			// Latency harm leads, then the throughput fields (its p95/p99 are in the harm).
+			fields = append(HarmFields(d.Latency.SLO != ""), "baseline_tps", "min_tps", "mean_tps", "below_half_s")
+			vals = append(harmValues(&ddl[i]), d.BaselineTPS, d.MinTPS, d.MeanTPS, d.BelowHalfS)
+		}
+		for j, v := range vals {
+			out = append(out, KeyMetric{Metric: Metric{Name: name(fields[j]), Value: v}, Kind: KindImpact, DDL: i, About: about})
 		}
 		// A phase that occurs several times (CREATE INDEX's observer flush: once per index,
 		// once at the end) is one metric: the total time spent in it.

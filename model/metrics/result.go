@@ -2,6 +2,8 @@
 // (sysbench --report-interval style), a summary, and per-DDL results.
 package metrics
 
+import "fmt"
+
 // Series is a per-interval time series. Columns are stable, documented names (docs/output.md);
 // every row has len(Columns) values. Column 0 is always "time_s" (end of the interval, virtual
 // seconds since the end of warmup).
@@ -76,6 +78,52 @@ type DDLResult struct {
 	LatP95Ms    float64 `json:"lat_p95_ms"`
 	LatP99Ms    float64 `json:"lat_p99_ms"`
 	BelowHalfS  float64 `json:"below_half_s"`
+	// Latency is the statement's latency harm, measured only in runs with open-loop
+	// traffic or an SLO (nil otherwise, and then absent from every output).
+	Latency *LatencyHarm `json:"latency,omitempty"`
+}
+
+// LatencyHarm is what a DDL statement did to transaction latency (docs/output.md, "Latency
+// harm"). Under open-loop traffic (a fixed arrival rate: sysbench --rate) throughput cannot
+// fall while the server keeps up, so the harm shows in latency only: the quantiles of the
+// transactions before it against those during it (DDLResult's LatP95Ms, LatP99Ms and
+// P50Ms here), and the time the interval quantile an SLO names spent above its threshold.
+type LatencyHarm struct {
+	// BaseP50Ms, BaseP95Ms, BaseP99Ms: quantiles of all transactions of the report
+	// intervals that ended before the statement started and overlapped no DDL statement
+	// (NaN: there were none).
+	BaseP50Ms float64 `json:"base_lat_p50_ms"`
+	BaseP95Ms float64 `json:"base_lat_p95_ms"`
+	BaseP99Ms float64 `json:"base_lat_p99_ms"`
+	// P50Ms: the median of the transactions during it (the intervals of LatP95Ms).
+	P50Ms float64 `json:"lat_p50_ms"`
+	// SLO is the objective ("p99=5ms"; "" none). AboveSLOS: the report intervals from the
+	// statement's start until its end, and after it for as long as the breach it was in
+	// lasts, whose SLO quantile was above the threshold, in seconds; SLOBreaches: how many
+	// separate runs of such intervals (NaN both without an SLO).
+	SLO         string  `json:"slo"`
+	AboveSLOS   float64 `json:"above_slo_s"`
+	SLOBreaches float64 `json:"slo_breaches"`
+}
+
+// HarmFields are a LatencyHarm's values as the key metrics name them (ddl<i>_<op>_<field>),
+// in the order the compare table leads with them, and with (hasSLO) or without an SLO.
+func HarmFields(hasSLO bool) []string {
+	f := []string{"base_lat_p50_ms", "lat_p50_ms", "base_lat_p95_ms", "lat_p95_ms", "base_lat_p99_ms", "lat_p99_ms"}
+	if hasSLO {
+		f = append([]string{"above_slo_s", "slo_breaches"}, f...)
+	}
+	return f
+}
+
+// harmValues are d's HarmFields values.
+func harmValues(d *DDLResult) []float64 {
+	h := d.Latency
+	v := []float64{h.BaseP50Ms, h.P50Ms, h.BaseP95Ms, d.LatP95Ms, h.BaseP99Ms, d.LatP99Ms}
+	if h.SLO != "" {
+		v = append([]float64{h.AboveSLOS, h.SLOBreaches}, v...)
+	}
+	return v
 }
 
 // MutexRow is one mutex class (all instances of e.g. LRU_list_mutex together) and one kind of
@@ -92,4 +140,12 @@ type MutexRow struct {
 	WaitS        float64 `json:"wait_s"`
 	WaitP99Us    float64 `json:"wait_p99_us"`
 	WaitMaxMs    float64 `json:"wait_max_ms"`
+}
+
+// String prints the harm's fields (so a DDLResult printed with %v shows them, not an address).
+func (h *LatencyHarm) String() string {
+	if h == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("%+v", *h)
 }

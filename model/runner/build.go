@@ -96,8 +96,14 @@ func (m *Model) Start() error {
 	for _, ev := range m.Scenario.Schedule {
 		m.statements += max(1, ev.Count) * ddl.Statements(srv, ev)
 	}
-	for _, ev := range m.Scenario.Schedule {
-		ev.At += config.Duration(m.Warm)
+	// An entry written at: {after: previous, delay: D} is scheduled when the previous entry's
+	// statements have all returned, D later; the others at their time.
+	sched := m.Scenario.Schedule
+	var start func(i int, at config.Duration)
+	start = func(i int, at config.Duration) {
+		ev := sched[i]
+		ev.At = at
+		left := max(1, ev.Count) * ddl.Statements(srv, ev) // statements until it has returned
 		ddl.Schedule(srv, ev, func(r *ddl.Result) {
 			m.begun++
 			m.inflight = append(m.inflight, r)
@@ -110,8 +116,16 @@ func (m *Model) Start() error {
 			}
 			m.ddls = append(m.ddls, r)
 			m.finished++
+			if left--; left == 0 && i+1 < len(sched) && sched[i+1].After != "" {
+				start(i+1, config.Duration(srv.Sim.Now())+sched[i+1].At)
+			}
 			m.untilDone()
 		})
+	}
+	for i, ev := range sched {
+		if ev.After == "" {
+			start(i, ev.At+config.Duration(m.Warm))
+		}
 	}
 	return nil
 }

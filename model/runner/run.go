@@ -45,6 +45,8 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 	res = &Result{Scenario: sc, Seed: sc.Seed, ConfigHash: config.Hash(sc)}
 	rec := newRecorder(srv, &res.Series, opt, m.DDLRunning)
 	rec.client = sc.HardwareProfile.Client.Colocated
+	harm := measuresHarm(sc)
+	rec.keepLat = harm // the baseline latency quantiles pool the intervals before each DDL
 	for _, w := range sc.Workload {
 		rec.other = rec.other || w.Kind == "other_cpu"
 	}
@@ -118,6 +120,9 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 	}
 	for _, d := range m.DDLs() {
 		res.DDL = append(res.DDL, ddlResult(d, warm, interval, &res.Series, rec.ddlLat))
+	}
+	if harm {
+		addLatencyHarm(res.DDL, sc.SLO, interval.Seconds(), &res.Series, rec.ddlLat)
 	}
 	if opt.Inspect != nil {
 		opt.Inspect(m)
@@ -211,6 +216,8 @@ type recorder struct {
 	// DDL statement ran at its start or its end (nil otherwise), so ddlResult can take the
 	// latency quantiles of all transactions during a statement, not an average of quantiles.
 	ddlLat []latBuckets
+	// keepLat: keep every interval's latencies in ddlLat, not only those a DDL ran in.
+	keepLat bool
 	// client, other: the run has a co-located client / other processes, whose CPU the series
 	// shows apart from the server's (CPUColumns).
 	client, other bool
@@ -282,7 +289,7 @@ func (r *recorder) sample() {
 		active = 1
 	}
 	var lb latBuckets
-	if busyNow || r.wasBusy {
+	if busyNow || r.wasBusy || r.keepLat {
 		lb = newLatBuckets(lat) // sorted above
 	}
 	r.ddlLat = append(r.ddlLat, lb)

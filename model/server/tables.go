@@ -220,6 +220,10 @@ func (s *Server) warmFill() {
 			}
 		}
 	}
+	if len(s.Sc.Warm.Tables) > 0 {
+		s.warmHotSets(add)
+		return
+	}
 	for leaf := int64(0); ; leaf++ {
 		any := false
 		for _, ix := range idx {
@@ -234,6 +238,48 @@ func (s *Server) warmFill() {
 			return
 		}
 	}
+}
+
+// warmHotSets places the leaves of warm.tables' groups first, each group up to its fill of
+// its leaf pages (round-robin over the group's indexes, from the start of each), in list
+// order, then the other groups' leaves round-robin, until the pool's fill; add returns false
+// when the fill is reached.
+func (s *Server) warmHotSets(add func(schema.PageID) bool) {
+	listed := map[string]bool{}
+	roundRobin := func(idx []*schema.Index, limit func(ix *schema.Index) int64) bool {
+		for leaf := int64(0); ; leaf++ {
+			any := false
+			for _, ix := range idx {
+				if leaf < limit(ix) {
+					any = true
+					if !add(ix.Leaf(leaf)) {
+						return false
+					}
+				}
+			}
+			if !any {
+				return true
+			}
+		}
+	}
+	for _, w := range s.Sc.Warm.Tables {
+		listed[w.Name] = true
+		var idx []*schema.Index
+		for _, t := range s.Groups[w.Name] {
+			idx = append(idx, t.Indexes()...)
+		}
+		fill := w.Fill
+		if !roundRobin(idx, func(ix *schema.Index) int64 { return int64(fill * float64(ix.LeafPages())) }) {
+			return
+		}
+	}
+	var rest []*schema.Index
+	for _, t := range s.Tables {
+		if !listed[t.Group] {
+			rest = append(rest, t.Indexes()...)
+		}
+	}
+	roundRobin(rest, func(ix *schema.Index) int64 { return ix.LeafPages() })
 }
 
 // ResolveTables returns the tables a DDL's `table:` names: a table by name (sbtest7), a group's

@@ -125,15 +125,30 @@ func closedOrOpen(sc *config.Scenario, threads int, rate, perTxn float64, commit
 	return n
 }
 
-func (b *Sysbench) ClientThreads() int { return b.Threads }
+func (b *Sysbench) ClientThreads() int { return maxPhaseThreads(b.Threads, b.Phases) }
 
+// Demand: with phases, the most threads and the highest rate any phase has (an upper
+// bound).
 func (b *Sysbench) Demand(sc *config.Scenario) Demand {
 	spt, ok := statementsPerTxn[b.Mix]
 	if !ok {
 		spt = 20
 	}
 	commits := b.Mix != "oltp_point_select"
-	return Demand{Threads: b.Threads, Statements: closedOrOpen(sc, b.Threads, b.Rate, spt, commits, active(sc, b.Start, 0, true))}
+	threads, rate := maxPhaseThreads(b.Threads, b.Phases), b.Rate
+	for _, p := range b.Phases {
+		if p.Rate != nil && (*p.Rate == 0 || rate > 0 && *p.Rate > rate) {
+			rate = *p.Rate
+		}
+	}
+	return Demand{Threads: threads, Statements: closedOrOpen(sc, threads, rate, spt, commits, active(sc, b.Start, b.Stop, true))}
+}
+
+func maxPhaseThreads(threads int, phases []Phase) int {
+	for _, p := range phases {
+		threads = max(threads, p.Threads)
+	}
+	return threads
 }
 
 func (p *TPCC) ClientThreads() int { return p.Threads }
@@ -153,3 +168,17 @@ func (p *TempTableConnections) Demand(sc *config.Scenario) Demand {
 	loops := float64(p.Threads) / max(loop, 1e-9) * active(sc, p.Start, p.Stop, false)
 	return Demand{Threads: p.Threads, Statements: 2 * loops}
 }
+
+// OpenLoop: the clients send transactions at a fixed rate (rate > 0), as sysbench --rate
+// does, so a slower server shows as queueing latency (model/runner's latency harm).
+func (b *Sysbench) OpenLoop() bool {
+	for _, p := range b.Phases {
+		if p.Rate != nil && *p.Rate > 0 {
+			return true
+		}
+	}
+	return b.Rate > 0
+}
+
+// OpenLoop: as Sysbench's.
+func (p *TPCC) OpenLoop() bool { return p.Rate > 0 }

@@ -50,6 +50,7 @@ var kinds = []config.Kind{
 	{Name: "sysbench", Doc: "sysbench 1.0 oltp_* scripts (point/range selects, updates, delete+insert)", New: func() config.Params { return new(Sysbench) }},
 	{Name: "tpcc", Doc: "tpcc-mysql's driver: New-Order/Payment/Order-Status/Delivery/Stock-Level 10:10:1:1:1", New: func() config.Params { return new(TPCC) }},
 	{Name: "other_cpu", Doc: "other processes on the machine taking a share of its cores (the lab's other_cpu_util)", New: func() config.Params { return new(OtherCPU) }},
+	{Name: "long_transaction", Doc: "one connection that begins a transaction, reads (or updates) a table and commits after hold: it holds its metadata lock", New: func() config.Params { return new(LongTransaction) }},
 	{Name: "temp_table_connections", Doc: "clients looping connect, a statement with an internal temp table, disconnect", New: func() config.Params { return new(TempTableConnections) }},
 }
 

@@ -29,6 +29,10 @@ type Sysbench struct {
 	// instead of ending the worker thread, comma-separated, or "all". "" is sysbench's
 	// default, 1213,1020,1205 (a deadlock, a changed record, a lock wait timeout).
 	IgnoreErrors string `yaml:"ignore_errors,omitempty"`
+	// Stop ends the load (report clock; 0 = at the end of the run); Phases change its threads
+	// and rate at given times (phases.go).
+	Stop   config.Duration `yaml:"stop,omitempty"`
+	Phases []Phase         `yaml:"phases,omitempty"`
 }
 
 func (b *Sysbench) Defaults(sc *config.Scenario, d config.Defaulter) {
@@ -54,6 +58,7 @@ func (b *Sysbench) Check(sc *config.Scenario, c *config.Checker) {
 	if _, err := parseIgnoreErrors(b.IgnoreErrors); err != nil {
 		c.Errorf("ignore_errors", nil, "%v", err)
 	}
+	checkPhases(sc, c, b.Start, b.Stop, b.Phases)
 }
 
 // groupsOfKind lists the scenario's data groups of one kind.
@@ -190,7 +195,14 @@ func (cfg *Sysbench) Launch(env Env) (Running, error) {
 		sb.rowsK = append(sb.rowsK, t.Rows)
 	}
 	ignore, _ := parseIgnoreErrors(cfg.IgnoreErrors)
-	startClients(srv, "sysbench", cfg.Threads, cfg.Rate, env.OnClock(cfg.Start), func(c *client, _ int) bool {
+	start := func(txn func(c *client, k int) bool) {
+		startClients(srv, "sysbench", cfg.Threads, cfg.Rate, env.OnClock(cfg.Start), txn)
+	}
+	if cfg.Stop > 0 || len(cfg.Phases) > 0 {
+		plan := newLoadPlan(env, cfg.Threads, cfg.Rate, cfg.Start, cfg.Stop, cfg.Phases)
+		start = func(txn func(c *client, k int) bool) { startPlannedClients(srv, "sysbench", plan, txn) }
+	}
+	start(func(c *client, _ int) bool {
 		start := c.pace()
 		// sysbench 1.0's thread_run: an ignorable error re-runs the event from its start
 		// (counted in err/s); any other ends the worker thread (FATAL).
