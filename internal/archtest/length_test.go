@@ -33,7 +33,7 @@ var lengthExceptions = map[string]string{
 	"model/bufpool/bufpool_test.go:compare":    "the naive-model comparison, list by list and scan by scan",
 	"model/indexbuild/innodb.go:legacy":        "5.5/5.6's row_merge_build_indexes as one straight-line transcription of its phases",
 	"model/indexbuild/myrocks.go:myrocks":      "MyRocks' bulk load as one straight-line transcription of its four steps",
-	"internal/plot/plot.go:MetricVsParam":      "one figure: grouping, axes, bands and labels drawn in order",
+	"internal/plot/plot.go:metricVs":           "one figure: grouping, axes, bands, markers and labels drawn in order",
 	"internal/sweep/exec.go:Execute":           "plan, resume, workers and the results directory of one sweep, in order",
 	"internal/mycnf/build.go:Build":            "one mysqld setting after another mapped into the scenario and profile",
 	"policies/conformance_test.go:conformance": "one conformance case: build, randomize, run, then every check of the contract",

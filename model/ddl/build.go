@@ -343,8 +343,8 @@ const rowLogHeaderBytes = 2 + 6
 // logged record (the same count rowLogApply replays), which over-counts the changes that do
 // not touch the new index's columns.
 func rowLogOverflow(srv *server.Server, changes uint64, recBytes int64, what string) (bool, string) {
-	block := int64(srv.Sc.MySQL.SortBufferSize)
-	limit := int64(srv.Sc.MySQL.OnlineAlterLogMaxSize)
+	block := int64(srv.Scenario.MySQL.SortBufferSize)
+	limit := int64(srv.Scenario.MySQL.OnlineAlterLogMaxSize)
 	if block <= 0 || limit <= 0 { // not set: not enforced (docs/scenarios.md)
 		return false, ""
 	}

@@ -58,38 +58,7 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 		}
 		rec.reset()
 	})
-	// One self-rescheduling sampler event, so the pending set does not grow with the
-	// number of report intervals (booking them all in advance overflowed the kernel's event
-	// slots on long runs with short intervals).
-	var sample func()
-	next := warm + interval
-	sample = func() {
-		rec.sample()
-		if sampleHook != nil {
-			sampleHook(m)
-		}
-		if next += interval; next <= end {
-			s.At(next, sample)
-		}
-	}
-	if next <= end {
-		s.At(next, sample)
-	}
-	// Transaction latencies are kept per report interval; during warm-up nothing reads them,
-	// so they are dropped every simulated second instead of piling up until warm.
-	var trim func()
-	trim = func() {
-		if trimHook != nil {
-			trimHook(len(srv.Lat))
-		}
-		srv.Lat = srv.Lat[:0]
-		if t := s.Now() + sim.Second; t < warm {
-			s.At(t, trim)
-		}
-	}
-	if sim.Second < warm {
-		s.At(sim.Second, trim)
-	}
+	scheduleSampling(m, rec, interval, end)
 	// Run in slices so progress can be reported and a cancelled context seen. With until
 	// ddl_done the total is the cap until the DDL is done, then the moved end. Slicing does
 	// not change the run: the kernel fires the same events in the same order.
@@ -129,6 +98,44 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 	}
 	m.Close()
 	return res, nil
+}
+
+// scheduleSampling books the recorder's sampler (every interval from warm to end) and the
+// trimming of the latencies kept during warm-up.
+func scheduleSampling(m *Model, rec *recorder, interval, end sim.Time) {
+	s, srv, warm := m.Sim, m.Server, m.Warm
+	// One self-rescheduling sampler event, so the pending set does not grow with the
+	// number of report intervals (booking them all in advance overflowed the kernel's event
+	// slots on long runs with short intervals).
+	var sample func()
+	next := warm + interval
+	sample = func() {
+		rec.sample()
+		if sampleHook != nil {
+			sampleHook(m)
+		}
+		if next += interval; next <= end {
+			s.At(next, sample)
+		}
+	}
+	if next <= end {
+		s.At(next, sample)
+	}
+	// Transaction latencies are kept per report interval; during warm-up nothing reads them,
+	// so they are dropped every simulated second instead of piling up until warm.
+	var trim func()
+	trim = func() {
+		if trimHook != nil {
+			trimHook(len(srv.Lat))
+		}
+		srv.Lat = srv.Lat[:0]
+		if t := s.Now() + sim.Second; t < warm {
+			s.At(t, trim)
+		}
+	}
+	if sim.Second < warm {
+		s.At(sim.Second, trim)
+	}
 }
 
 // appendNew appends the metrics of add whose names sum does not have yet.

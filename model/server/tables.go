@@ -220,7 +220,7 @@ func (s *Server) warmFill() {
 			}
 		}
 	}
-	if len(s.Sc.Warm.Tables) > 0 {
+	if len(s.Scenario.Warm.Tables) > 0 {
 		s.warmHotSets(add)
 		return
 	}
@@ -262,7 +262,7 @@ func (s *Server) warmHotSets(add func(schema.PageID) bool) {
 			}
 		}
 	}
-	for _, w := range s.Sc.Warm.Tables {
+	for _, w := range s.Scenario.Warm.Tables {
 		listed[w.Name] = true
 		var idx []*schema.Index
 		for _, t := range s.Groups[w.Name] {

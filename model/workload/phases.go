@@ -117,7 +117,7 @@ func startPlannedClients(srv *server.Server, prefix string, p *loadPlan, txn fun
 				t.Sleep(p.start - t.Now())
 			}
 			c.next = t.Now()
-			noRTT := srv.Sc.HardwareProfile.ClientRTT == 0
+			noRTT := srv.Scenario.HardwareProfile.ClientRTT == 0
 			for k := 0; ; k++ {
 				now := t.Now()
 				if p.stop > 0 && now >= p.stop {
