@@ -28,6 +28,14 @@ type scanned struct {
 func (b *build) parallel(idx []int) {
 	s, env := b.s, b.env
 	S := max(1, s.ParallelReadThreads)
+	if s.Rebuild {
+		// Parallel_cursor::scan (ddl0par-scan.cc): a builder that skips the file sort (the
+		// new clustered index of a rebuild) forces m_single_threaded_mode, since a parallel
+		// scan would break its order; every builder of the statement is then initialised
+		// with one thread (one key buffer per index, the whole innodb_ddl_buffer_size split
+		// over the indexes only).
+		S = 1
+	}
 	keyBuf, ioBuf := scanBufferSize(s.BufferSize, S, len(idx), env.PageSize)
 
 	// Key buffers, their I/O buffers and the tuple-pointer arrays (m_dtuples is sized for

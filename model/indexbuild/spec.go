@@ -97,7 +97,8 @@ type Spec struct {
 	// records leave the scan in key order and go straight into the bulk loader, with no sort
 	// and no file: 8.0.18's row_merge_read_clustered_index with skip_pk_sort inserts each
 	// full merge buffer with row_merge_insert_index_tuples into clust_btr_bulk; 8.0.27+'s
-	// Builder::insert_direct loads one subtree per scan thread. Each such row costs
+	// Builder::insert_direct loads it from a single-threaded scan (Parallel_cursor::scan forces
+	// m_single_threaded_mode for a skip-sort builder). Each such row costs
 	// Costs.RebuildRow + Costs.LoadRow on top of the scan's Costs.Row.
 	Rebuild bool
 

@@ -4,6 +4,7 @@
 #include "ahi.h"
 #include "redo.h"
 #include "row.h"
+#include "build.h"
 
 uint32_t cb_tree_page_at(cb_tree *t, int32_t key, int level);
 uint64_t cb_bench_page_get(cb_tree *t, const uint32_t *pages, long n, long iters);

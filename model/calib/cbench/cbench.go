@@ -213,3 +213,101 @@ func (l *Log) MtrWrite(n, iters int, madeDirty bool) uint64 {
 // Check is the number of the tree's pages whose record list, key order or directory is not
 // InnoDB's (page_validate's checks).
 func (t *Tree) Check() int { return int(C.cb_tree_check(t.p)) }
+
+// Index shapes of Build: the sysbench table's secondary indexes.
+const (
+	IndexK     = 0 // (k INT, id INT)
+	IndexC     = 1 // (c CHAR(120) latin1, fixed length: MariaDB 10.11's default charset; id)
+	IndexCUTF8 = 2 // (c CHAR(120) utf8mb4_0900_ai_ci, variable length: MySQL 8.0's; id)
+)
+
+// Server families of the build loops.
+const (
+	Row0Merge = 0 // MariaDB 10.11 / MySQL 8.0.18 row0merge.cc + btr0bulk.cc
+	DDL80     = 1 // MySQL 8.0.27+ ddl0*.cc + btr0load.cc
+)
+
+// Build is a key buffer of entries of one index shape and two sorted runs of its halves in
+// the temporary-file format (build.c).
+type Build struct {
+	p *C.cb_build
+	N int
+}
+
+// NewBuild makes a key buffer of n entries of shape ix in random key order.
+func NewBuild(ix, n int, seed uint64) *Build {
+	return &Build{p: C.cb_build_create(C.int(ix), C.long(n), C.uint64_t(seed)), N: n}
+}
+
+// Free releases the buffer.
+func (b *Build) Free() { C.cb_build_free(b.p) }
+
+// Sort sorts the buffer iters times from its unsorted order: ns sorting and compares made.
+func (b *Build) Sort(fam, iters int) (ns, cmps uint64) {
+	var c C.uint64_t
+	ns = uint64(C.cb_bench_key_sort(b.p, C.int(fam), C.long(iters), &c))
+	return ns, uint64(c)
+}
+
+// SortedIDs is the entries' ids in the buffer's current order and how many neighbours are
+// out of order.
+func (b *Build) SortedIDs() (ids []int32, bad int) {
+	ids = make([]int32, b.N)
+	bad = int(C.cb_key_sorted_check(b.p, (*C.int32_t)(unsafe.Pointer(&ids[0]))))
+	return ids, bad
+}
+
+// Merge merges the two runs iters times: ns (0: a format error or a duplicate).
+func (b *Build) Merge(fam, iters int) uint64 {
+	return uint64(C.cb_bench_merge(b.p, C.int(fam), C.long(iters)))
+}
+
+// MergedIDs is the ids of the merged run's records in order (nil on a format error).
+func (b *Build) MergedIDs(fam int) []int32 {
+	ids := make([]int32, b.N)
+	n := int(C.cb_merge_ids(b.p, C.int(fam), (*C.int32_t)(unsafe.Pointer(&ids[0]))))
+	if n != b.N {
+		return nil
+	}
+	return ids
+}
+
+// Load bulk-loads the merged run into pages iters times: ns (0: failed) and pages made.
+func (b *Build) Load(fam, iters int) (ns uint64, pages int) {
+	var p C.long
+	ns = uint64(C.cb_bench_load(b.p, C.int(fam), C.long(iters), &p))
+	return ns, int(p)
+}
+
+// LoadCheck runs page_validate's checks over the last load's pages: the ids in leaf order
+// and the number of bad pages.
+func (b *Build) LoadCheck() (ids []int32, bad int) {
+	ids = make([]int32, b.N)
+	bad = int(C.cb_load_check(b.p, (*C.int32_t)(unsafe.Pointer(&ids[0]))))
+	return ids, bad
+}
+
+// Scan runs row_merge_read_clustered_index's per-row work over rows rows of t (a Clustered
+// tree): row_build, then row_merge_buf_add into each index of ix; rebuild adds the new
+// clustered index's entry and bulk insert. Returns ns.
+func (t *Tree) Scan(ix []int, rebuild bool, rows int) uint64 {
+	cix := make([]C.int, len(ix)+1)
+	for i, v := range ix {
+		cix[i] = C.int(v)
+	}
+	return uint64(C.cb_bench_scan(t.p, &cix[0], C.int(len(ix)), cbool(rebuild), C.long(rows)))
+}
+
+// RowBuildRoundTrip rebuilds row j's clustered record from its row_build tuple: 0 when the
+// bytes are the original's.
+func (t *Tree) RowBuildRoundTrip(j int) int { return int(C.cb_row_build_roundtrip(t.p, C.long(j))) }
+
+// Entry is entry i's key bytes (as stored: an INT big-endian with its sign bit flipped) and
+// id, in the buffer's original order.
+func (b *Build) Entry(i int) (key []byte, id int32) {
+	var buf [128]byte
+	var n C.uint
+	var cid C.int32_t
+	C.cb_build_entry(b.p, C.long(i), (*C.byte)(unsafe.Pointer(&buf[0])), &n, &cid)
+	return append([]byte(nil), buf[:n]...), int32(cid)
+}
