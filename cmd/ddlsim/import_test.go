@@ -102,3 +102,47 @@ func TestImportMyCnf(t *testing.T) {
 		t.Errorf("no input: exit %d\n%s", code, stderr)
 	}
 }
+
+// Issue 28 item 5 through the CLI: an unreadable value of a variable the model uses, a NUL
+// byte, lscpu's CPU(s): -8 and memory below the pool are exit 2 naming the file and line,
+// before anything is written; --lenient imports the unreadable value as the default, with a
+// warning that names it.
+func TestImportRefusesWhatItCannotRead(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cnf := write("bad.cnf", "[mysqld]\ninnodb_buffer_pool_size = 96Gb\ninnodb_io_capacity = 1e99\n")
+	out := filepath.Join(dir, "out")
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{cnf}, []string{`bad.cnf:2: innodb_buffer_pool_size = "96Gb": unknown size unit "Gb"`, `bad.cnf:3: innodb_io_capacity = "1e99"`, "--lenient"}},
+		{[]string{"--variables", write("v.tsv", "version\t8.0.36\nsql_mode\tSTRICT\x00\n")}, []string{"v.tsv:2:16: control character U+0000"}},
+		{[]string{"--lscpu", write("lscpu.txt", "Architecture: x86_64\nCPU(s): -8\n"), write("ok.cnf", "[mysqld]\ninnodb_buffer_pool_size=1G\n")}, []string{"lscpu.txt:2: CPU(s): -8 is not a count of hardware threads"}},
+		{[]string{"--free", write("free.txt", "       total\nMem:   8589934592 1\n"), write("big.cnf", "[mysqld]\ninnodb_buffer_pool_size=96G\n")}, []string{"free.txt:2: Mem: total 8GiB is below innodb_buffer_pool_size 96GiB (big.cnf:2)"}},
+	} {
+		stdout, stderr, code := ddlsim(t, append([]string{"import", "--out", out}, c.args...)...)
+		for _, w := range c.want {
+			if code != 2 || !strings.Contains(stderr, w) {
+				t.Errorf("import %v: exit %d, want 2 with %q\n%s%s", c.args, code, w, stdout, stderr)
+			}
+		}
+		if strings.Contains(stdout, "no lscpu output") {
+			t.Errorf("a refused lscpu is not a missing one:\n%s", stdout)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("import %v wrote files before refusing", c.args)
+		}
+	}
+	stdout, stderr, code := ddlsim(t, "import", "--lenient", "--out", out, cnf)
+	if code != 0 || !strings.Contains(stderr, `warning: bad.cnf:2: innodb_buffer_pool_size = "96Gb": unknown size unit "Gb"`) ||
+		!strings.Contains(stderr, "left out: the default 128MiB (8.0.18) is simulated") {
+		t.Errorf("--lenient: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -20,6 +20,9 @@ type Inputs struct {
 	Variables []Setting // SHOW GLOBAL VARIABLES
 	Status    []Setting // SHOW GLOBAL STATUS
 	Machine   *Machine  // lscpu, free -b, lsblk
+	// Lenient turns a value the model cannot read, for a variable it uses, from an error
+	// into a warning naming the default simulated instead (`ddlsim import --lenient`).
+	Lenient bool
 }
 
 // Result is the scenario and profile written, and what the user should know about them.
@@ -34,7 +37,9 @@ type Result struct {
 	Unknown []string
 	// Notes are things to check: guesses made, inputs not followed.
 	Notes []string
-	Base  string // the shipped profile the profile builds on
+	// Warnings are the values left out under Lenient, each naming the default simulated.
+	Warnings []string
+	Base     string // the shipped profile the profile builds on
 }
 
 type value struct {
@@ -51,6 +56,7 @@ func Build(in Inputs) (*Result, error) {
 		return nil, fmt.Errorf("nothing to import: give a my.cnf, or --variables with SHOW GLOBAL VARIABLES output")
 	}
 	res := &Result{}
+	var probs Problems
 	vals := map[string]value{}
 	var order []string
 	set := func(s Setting) {
@@ -157,8 +163,20 @@ func Build(in Inputs) (*Result, error) {
 			}
 			c, err := config.MySQLValue(name, text)
 			if err != nil {
-				w("  # %s: %s   # %s: %s — %v\n", name, yamlScalar(v.text), v.where, v.raw, err)
-				res.Notes = append(res.Notes, fmt.Sprintf("%s (%s): %v; left out (commented)", name, v.where, err))
+				simVer := ver
+				if simVer == "" {
+					simVer = config.DefaultVersion
+				}
+				def, derr := config.MySQLDefault(simVer, name)
+				if derr != nil {
+					def = "its default"
+				}
+				if !in.Lenient {
+					probs = append(probs, fmt.Sprintf("%s: %s = %s: %v; fix the value, or give --lenient to simulate the default %s instead", v.where, name, strconv.Quote(v.text), trimName(err, name), def))
+					continue
+				}
+				w("  # %s: %s   # %s: %s — unreadable (%v): the default %s is simulated\n", name, yamlScalar(v.text), v.where, yamlComment(v.raw), trimName(err, name), def)
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %s = %s: %v; left out: the default %s (%s) is simulated", v.where, name, strconv.Quote(v.text), trimName(err, name), def, simVer))
 				continue
 			}
 			w("  %s: %s", name, yamlScalar(c))
@@ -169,7 +187,7 @@ func Build(in Inputs) (*Result, error) {
 			res.Used = append(res.Used, name)
 		case config.IsServerVariable(name) || v.limit:
 			ignored = append(ignored, name)
-		case v.loose:
+		case v.loose && variableName.MatchString(name):
 			ignored = append(ignored, name)
 		default:
 			res.Unknown = append(res.Unknown, name)
@@ -187,7 +205,7 @@ func Build(in Inputs) (*Result, error) {
 			if v.loose && !config.IsServerVariable(name) || v.limit {
 				key = "loose_" + key // a name the table does not know: loose, as the server takes it
 			}
-			w("  %s: %s\n", key, yamlScalar(v.text))
+			w("  %s: %s\n", yamlScalar(key), yamlScalar(v.text))
 			res.Ignored = append(res.Ignored, name)
 		}
 	}
@@ -196,13 +214,21 @@ func Build(in Inputs) (*Result, error) {
 		w("  # an unknown option unless written loose-NAME.\n")
 		for _, name := range res.Unknown {
 			v := vals[name]
-			w("  # %s = %s   (%s)\n", name, v.text, v.where)
+			w("  # %s = %s   (%s)\n", yamlComment(name), yamlComment(v.text), v.where)
 		}
 	}
 
 	pool := config.Size(128 * config.MiB)
+	poolWhere := "the default"
 	if c, err := config.MySQLValue("innodb_buffer_pool_size", vals["innodb_buffer_pool_size"].text); err == nil && vals["innodb_buffer_pool_size"].text != "" {
 		pool, _ = config.ParseSize(c)
+		poolWhere = vals["innodb_buffer_pool_size"].where
+	}
+	if m := in.Machine; m != nil && m.Memory > 0 && int64(pool) > m.Memory {
+		probs = append(probs, fmt.Sprintf("%s: Mem: total %s is below innodb_buffer_pool_size %s (%s): no server runs a pool larger than its memory; check that both files come from the same server", m.MemoryWhere, config.Size(m.Memory), pool, poolWhere))
+	}
+	if len(probs) > 0 {
+		return nil, probs
 	}
 	threads, threadsNote := 16, "a guess: set your traffic's concurrency"
 	st := map[string]string{}
@@ -270,6 +296,34 @@ func redoToLogFiles(vals map[string]value, order *[]string, v value, res *Result
 	}
 	delete(vals, "innodb_redo_log_capacity")
 	res.Notes = append(res.Notes, fmt.Sprintf("innodb_redo_log_capacity %s (%s): simulated as innodb_log_files_in_group %d x innodb_log_file_size %s", v.text, v.where, files, per))
+}
+
+// trimName drops what a config error says before its reason ("--set: mysql.NAME: bad value
+// "…": "): the problem line names the variable and the value already.
+func trimName(err error, name string) string {
+	msg := err.Error()
+	if i := strings.Index(msg, ": bad value "); i >= 0 {
+		if j := strings.Index(msg[i+len(": bad value "):], `": `); j >= 0 {
+			return msg[i+len(": bad value ")+j+3:]
+		}
+	}
+	return strings.TrimPrefix(msg, name+": ")
+}
+
+// yamlComment makes text safe to end a YAML comment line: no line break or other control
+// character inside (a quoted my.cnf value may hold \n, \b ... escapes), each written as Go
+// would quote it.
+func yamlComment(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if _, _, bad := controlRune(string(r)); bad || r == '\r' {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func contains(s []string, x string) bool {
@@ -369,11 +423,15 @@ func brackets(gs []string) []string {
 // yamlScalar writes a value as a YAML scalar that reads back as the same text: plain when
 // it is safe, double-quoted otherwise.
 func yamlScalar(s string) string {
-	if s != "" && plainSafe.MatchString(s) && !strings.HasPrefix(s, "-") {
+	if s != "" && plainSafe.MatchString(s) && !strings.ContainsAny(s[:1], "-%@") {
 		return s
 	}
 	return strconv.Quote(s)
 }
+
+// variableName is what a server variable's name can be (the longest real one is 60-odd
+// characters): a loose- name outside it is no variable, commented rather than kept.
+var variableName = regexp.MustCompile(`^[a-z0-9_]{1,128}$`)
 
 var plainSafe = regexp.MustCompile(`^[A-Za-z0-9_./+@%-]+$`)
 

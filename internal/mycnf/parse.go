@@ -16,6 +16,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/ddlsim/ddlsim/model/config"
 )
 
 // Setting is one option read from an input, in its canonical name (lower case, underscores,
@@ -62,15 +65,80 @@ func Name(s string) string {
 	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
 }
 
-// ParseMyCnf reads an option file (file names where settings came from, "my.cnf").
-func ParseMyCnf(r io.Reader, file string) (*File, error) {
-	f := &File{}
+// Problems is every problem found in the inputs, each "file:line: what, what to do", in
+// the order found: an import reports them all at once.
+type Problems []string
+
+func (p Problems) Error() string { return strings.Join(p, "\n") }
+
+// err is p as an error, nil when empty.
+func (p Problems) err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	return p
+}
+
+// controlRune reports the first character of a line that no text these commands print
+// holds: a C0 control character other than TAB (a CR before the line's end is allowed: a
+// file written on Windows), DEL, a C1 control (U+0080-U+009F), a Unicode line or paragraph
+// separator, a byte-order mark inside the text, or U+FFFE/U+FFFF. Such a character is a
+// binary file or a paste gone wrong, and written into a scenario it would be a value nobody
+// can see (or a line break YAML reads).
+func controlRune(line string) (rune, int, bool) {
+	line = strings.TrimSuffix(line, "\r")
+	for i, r := range line {
+		if (r < 0x20 && r != '\t') || (r >= 0x7f && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff {
+			return r, i + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// checkLine returns the line as text (a byte-order mark at the start of the file dropped)
+// or the problem with it: not UTF-8, or a control character (controlRune), with its column.
+func checkLine(file string, line int, raw string) (string, string, bool) {
+	if line == 1 {
+		raw = strings.TrimPrefix(raw, "\ufeff")
+	}
+	if !utf8.ValidString(raw) {
+		col := 1
+		for i, r := range raw {
+			if r == utf8.RuneError {
+				col = i + 1
+				break
+			}
+		}
+		return raw, fmt.Sprintf("%s:%d:%d: a byte that is not UTF-8 text: expected the text the command prints (save the file as UTF-8)", file, line, col), true
+	}
+	c, col, bad := controlRune(raw)
+	if !bad {
+		return raw, "", false
+	}
+	return raw, fmt.Sprintf("%s:%d:%d: control character %U in the text: expected the plain text the command prints (is this a binary file, or a copy with a terminal's escape codes?)", file, line, col, c), true
+}
+
+// scanner reads lines up to 1 MiB long (ReadInput's limit is the whole file's).
+func scanner(r io.Reader) *bufio.Scanner {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	return sc
+}
+
+// ParseMyCnf reads an option file (file names where settings came from, "my.cnf"). Every
+// problem is reported (Problems), not the first.
+func ParseMyCnf(r io.Reader, file string) (*File, error) {
+	f := &File{}
+	sc := scanner(r)
 	in := false
 	seenGroup := map[string]bool{}
+	var probs Problems
 	for line := 1; sc.Scan(); line++ {
-		raw := sc.Text()
+		raw, p, bad := checkLine(file, line, sc.Text())
+		if bad {
+			probs = append(probs, p)
+			continue
+		}
 		t := strings.TrimSpace(raw)
 		switch {
 		case t == "" || t[0] == '#' || t[0] == ';':
@@ -81,7 +149,9 @@ func ParseMyCnf(r io.Reader, file string) (*File, error) {
 		case t[0] == '[':
 			end := strings.IndexByte(t, ']')
 			if end < 0 {
-				return nil, fmt.Errorf("%s:%d: a group header needs a closing ]: %q", file, line, t)
+				probs = append(probs, fmt.Sprintf("%s:%d: a group header needs a closing ]: %q", file, line, t))
+				in = false
+				continue
 			}
 			g := strings.ToLower(strings.TrimSpace(t[1:end]))
 			in = serverGroup(g)
@@ -103,21 +173,26 @@ func ParseMyCnf(r io.Reader, file string) (*File, error) {
 		if hasValue {
 			v, err := optionValue(value)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", file, line, err)
+				probs = append(probs, fmt.Sprintf("%s:%d: %v", file, line, err))
+				continue
 			}
 			value = v
 		} else {
 			name = strings.TrimSpace(stripComment(name))
 		}
 		if name == "" || strings.ContainsAny(name, " \t") {
-			return nil, fmt.Errorf("%s:%d: expected name or name=value, got %q", file, line, t)
+			probs = append(probs, fmt.Sprintf("%s:%d: expected name or name=value, got %q", file, line, t))
+			continue
 		}
 		s := Setting{Name: Name(name), Value: value, Raw: strings.TrimSpace(raw), Where: fmt.Sprintf("%s:%d", file, line)}
 		s.prefixes(hasValue)
 		f.Settings = append(f.Settings, s)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		probs = append(probs, fmt.Sprintf("%s: %v", file, err))
+	}
+	if len(probs) > 0 {
+		return nil, probs
 	}
 	return f, nil
 }
@@ -235,10 +310,14 @@ func optionValue(s string) (string, error) {
 // skipped) or as a boxed table (| name | value |). Names are canonical (lower case).
 func ParseTable(r io.Reader, file string) ([]Setting, error) {
 	var out []Setting
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var probs Problems
+	sc := scanner(r)
 	for line := 1; sc.Scan(); line++ {
-		raw := sc.Text()
+		raw, p, bad := checkLine(file, line, sc.Text())
+		if bad {
+			probs = append(probs, p)
+			continue
+		}
 		t := strings.TrimRight(raw, "\r")
 		var name, value string
 		switch {
@@ -263,11 +342,18 @@ func ParseTable(r io.Reader, file string) ([]Setting, error) {
 			continue
 		}
 		if strings.Contains(name, " ") {
-			return nil, fmt.Errorf("%s:%d: expected NAME<TAB>VALUE (mysql -B -e 'SHOW GLOBAL VARIABLES'), got %q", file, line, raw)
+			probs = append(probs, fmt.Sprintf("%s:%d: expected NAME<TAB>VALUE (mysql -B -e 'SHOW GLOBAL VARIABLES'), got %q", file, line, raw))
+			continue
 		}
 		out = append(out, Setting{Name: Name(name), Value: value, Raw: raw, Where: fmt.Sprintf("%s:%d", file, line)})
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		probs = append(probs, fmt.Sprintf("%s: %v", file, err))
+	}
+	if len(probs) > 0 {
+		return nil, probs
+	}
+	return out, nil
 }
 
 // Machine is what lscpu, free -b and lsblk say about the host.
@@ -278,6 +364,8 @@ type Machine struct {
 	Memory int64  // free -b Mem: total, bytes
 	Disk   Disk   // lsblk: the disk chosen for the data
 	Disks  []Disk // every disk lsblk listed
+	// CPUsWhere and MemoryWhere are the lines the two came from ("lscpu.txt:4").
+	CPUsWhere, MemoryWhere string
 }
 
 // Disk is one lsblk disk.
@@ -289,11 +377,25 @@ type Disk struct {
 	Model      string
 }
 
-// ParseLscpu reads `lscpu` output.
-func ParseLscpu(r io.Reader, m *Machine) error {
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
+// maxCPUs is the most hardware threads a host is taken to have (ddlsim's cores limit).
+var maxCPUs = int(config.LimitCores.Max)
+
+// maxMemory is the most memory a host is taken to have: 64 TiB, beyond any single server
+// sold today (a free -b total above it is not bytes, or not a host).
+const maxMemory = int64(64) << 40
+
+// ParseLscpu reads `lscpu` output (file names it in errors). CPU(s) is required and must be
+// a count of hardware threads; every problem is reported.
+func ParseLscpu(r io.Reader, file string, m *Machine) error {
+	sc := scanner(r)
+	var probs Problems
+	for line := 1; sc.Scan(); line++ {
+		raw, p, bad := checkLine(file, line, sc.Text())
+		if bad {
+			probs = append(probs, p)
+			continue
+		}
+		k, v, ok := strings.Cut(raw, ":")
 		if !ok {
 			continue
 		}
@@ -301,24 +403,32 @@ func ParseLscpu(r io.Reader, m *Machine) error {
 		switch k {
 		case "CPU(s)":
 			n, err := strconv.Atoi(v)
-			if err != nil {
-				return fmt.Errorf("lscpu: CPU(s): %q is not a number", v)
+			switch {
+			case err != nil:
+				probs = append(probs, fmt.Sprintf("%s:%d: CPU(s): %q is not a number: expected the count of hardware threads lscpu prints (CPU(s): 16)", file, line, v))
+			case n < 1 || n > maxCPUs:
+				probs = append(probs, fmt.Sprintf("%s:%d: CPU(s): %d is not a count of hardware threads: expected 1 to %d", file, line, n, maxCPUs))
+			default:
+				m.CPUs, m.CPUsWhere = n, fmt.Sprintf("%s:%d", file, line)
 			}
-			m.CPUs = n
 		case "Model name":
 			m.Model = v
 		case "L3 cache", "L3":
 			b, err := cacheSize(v)
 			if err != nil {
-				return fmt.Errorf("lscpu: L3 cache: %v", err)
+				probs = append(probs, fmt.Sprintf("%s:%d: L3 cache: %v: expected lscpu's size (32 MiB (1 instance), 36608K)", file, line, err))
+				continue
 			}
 			m.L3 = b
 		}
 	}
-	if m.CPUs == 0 {
-		return fmt.Errorf("lscpu: no CPU(s) line")
+	if err := sc.Err(); err != nil {
+		probs = append(probs, fmt.Sprintf("%s: %v", file, err))
 	}
-	return sc.Err()
+	if m.CPUs == 0 && len(probs) == 0 {
+		probs = append(probs, fmt.Sprintf("%s: no CPU(s) line: expected lscpu's output (lscpu > FILE)", file))
+	}
+	return probs.err()
 }
 
 // cacheSize reads lscpu's cache sizes: "32 MiB (1 instance)", "36608K", "64 MiB (2 instances)"
@@ -346,52 +456,74 @@ func cacheSize(v string) (int64, error) {
 	if mult == 0 {
 		return 0, fmt.Errorf("%q: unknown unit %q", v, unit)
 	}
+	if b := x * mult; b < 1 || b > 1<<40 {
+		return 0, fmt.Errorf("%q is not a cache size (1 B to 1 TiB)", v)
+	}
 	return int64(x * mult), nil
 }
 
 // ParseFree reads `free -b` output (the Mem: line's total, in bytes).
-func ParseFree(r io.Reader, m *Machine) error {
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) >= 2 && f[0] == "Mem:" {
-			n, err := strconv.ParseInt(f[1], 10, 64)
-			if err != nil {
-				return fmt.Errorf("free: Mem: total %q is not a byte count (run free -b)", f[1])
-			}
-			if n < 1<<24 {
-				return fmt.Errorf("free: Mem: total %d is under 16 MiB: not bytes? (run free -b)", n)
-			}
-			m.Memory = n
-			return nil
+func ParseFree(r io.Reader, file string, m *Machine) error {
+	sc := scanner(r)
+	var probs Problems
+	found := false
+	for line := 1; sc.Scan(); line++ {
+		raw, p, bad := checkLine(file, line, sc.Text())
+		if bad {
+			probs = append(probs, p)
+			continue
+		}
+		f := strings.Fields(raw)
+		if found || len(f) < 2 || f[0] != "Mem:" {
+			continue
+		}
+		found = true
+		n, err := strconv.ParseInt(f[1], 10, 64)
+		switch {
+		case err != nil:
+			probs = append(probs, fmt.Sprintf("%s:%d: Mem: total %q is not a byte count: expected free -b output", file, line, f[1]))
+		case n < 1<<24:
+			probs = append(probs, fmt.Sprintf("%s:%d: Mem: total %d is under 16 MiB: not bytes? expected free -b output", file, line, n))
+		case n > maxMemory:
+			probs = append(probs, fmt.Sprintf("%s:%d: Mem: total %d is over 64 TiB: not a host's memory in bytes (free -b)", file, line, n))
+		default:
+			m.Memory, m.MemoryWhere = n, fmt.Sprintf("%s:%d", file, line)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return err
+		probs = append(probs, fmt.Sprintf("%s: %v", file, err))
 	}
-	return fmt.Errorf("free: no Mem: line")
+	if !found && len(probs) == 0 {
+		probs = append(probs, fmt.Sprintf("%s: no Mem: line: expected free -b output", file))
+	}
+	return probs.err()
 }
 
 // ParseLsblk reads `lsblk` output, default columns or chosen ones (lsblk -d -o
 // NAME,ROTA,TRAN,SIZE,MODEL is the most telling); only TYPE disk rows count when TYPE is
 // listed. The data disk is the largest.
-func ParseLsblk(r io.Reader, m *Machine) error {
-	sc := bufio.NewScanner(r)
+func ParseLsblk(r io.Reader, file string, m *Machine) error {
+	sc := scanner(r)
 	var cols []string
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.TrimSpace(line) == "" {
+	var probs Problems
+	for line := 1; sc.Scan(); line++ {
+		raw, p, bad := checkLine(file, line, sc.Text())
+		if bad {
+			probs = append(probs, p)
 			continue
 		}
-		f := strings.Fields(line)
+		if strings.TrimSpace(raw) == "" {
+			continue
+		}
+		f := strings.Fields(raw)
 		if cols == nil {
 			cols = f
-			if len(cols) == 0 || cols[0] != "NAME" {
-				return fmt.Errorf("lsblk: expected a header line beginning NAME, got %q", line)
+			if cols[0] != "NAME" {
+				return Problems{fmt.Sprintf("%s:%d: expected a header line beginning NAME (lsblk -d -o NAME,ROTA,TRAN,SIZE,MODEL), got %q", file, line, raw)}
 			}
 			continue
 		}
-		if strings.IndexFunc(line, func(r rune) bool { return r != ' ' }) > 0 || strings.ContainsAny(f[0], "├└│─`|") {
+		if strings.IndexFunc(raw, func(r rune) bool { return r != ' ' }) > 0 || strings.ContainsAny(f[0], "├└│─`|") {
 			continue // a partition or holder, drawn as a child of its disk
 		}
 		d := Disk{Name: f[0], Rotational: -1}
@@ -402,7 +534,12 @@ func ParseLsblk(r io.Reader, m *Machine) error {
 			}
 			switch c {
 			case "ROTA":
-				d.Rotational, _ = strconv.Atoi(f[i])
+				switch f[i] {
+				case "0", "1":
+					d.Rotational = int(f[i][0] - '0')
+				default:
+					probs = append(probs, fmt.Sprintf("%s:%d: ROTA %q: expected 0 or 1", file, line, f[i]))
+				}
 			case "SIZE":
 				d.Size = f[i]
 			case "TRAN":
@@ -418,10 +555,13 @@ func ParseLsblk(r io.Reader, m *Machine) error {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return err
+		probs = append(probs, fmt.Sprintf("%s: %v", file, err))
 	}
-	if len(m.Disks) == 0 {
-		return fmt.Errorf("lsblk: no disk listed")
+	if len(m.Disks) == 0 && len(probs) == 0 {
+		probs = append(probs, fmt.Sprintf("%s: no disk listed: expected lsblk output (lsblk -d -o NAME,ROTA,TRAN,SIZE,MODEL)", file))
+	}
+	if len(probs) > 0 {
+		return probs
 	}
 	// The data disk: the largest (a root disk is usually the small one), the first of equals.
 	m.Disk = m.Disks[0]
