@@ -31,8 +31,12 @@ it. Inputs, all optional but one of MY.CNF and --variables:
                   followed (said so).
   --variables F   mysql -B -e 'SHOW GLOBAL VARIABLES' > F: the values the server runs with
                   (they win over my.cnf for what the model reads) and the version
-  --status F      mysql -B -e 'SHOW GLOBAL STATUS' > F: how full and dirty the pool is,
-                  Threads_running, Questions/Uptime (comments)
+  --status F      mysql -B -e 'SHOW GLOBAL STATUS' > F: the traffic (Questions/Uptime as an
+                  open-loop rate, the Com_* counters' mix as the nearest sysbench script,
+                  Threads_running as threads) and how full and dirty the pool is
+  --tables F      mysql -B -e "SELECT TABLE_SCHEMA, TABLE_NAME, ENGINE, TABLE_ROWS,
+                  AVG_ROW_LENGTH, DATA_LENGTH, INDEX_LENGTH FROM information_schema.TABLES" > F:
+                  the InnoDB tables as data groups of their size and row size
   --lscpu F, --free F, --lsblk F
                   lscpu > F, free -b > F, lsblk -d -o NAME,ROTA,TRAN,SIZE,MODEL > F: cores,
                   memory, last-level cache and the data disk's device preset
@@ -50,6 +54,7 @@ no count, or memory below the pool are errors.`,
 	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
 		var (
 			vars, status, lscpu, free, lsblk string
+			tables                           string
 			name, dir                        string
 			force, lenient                   bool
 		)
@@ -58,6 +63,7 @@ no count, or memory below the pool are errors.`,
 		fs.StringVar(&lscpu, "lscpu", "", "lscpu output in `FILE`")
 		fs.StringVar(&free, "free", "", "free -b output in `FILE`")
 		fs.StringVar(&lsblk, "lsblk", "", "lsblk output in `FILE` (lsblk -d -o NAME,ROTA,TRAN,SIZE,MODEL)")
+		fs.StringVar(&tables, "tables", "", "an information_schema.TABLES dump (mysql -B) in `FILE`: the data groups' sizes and row sizes")
 		fs.StringVar(&name, "name", "", "scenario `NAME` (default: the my.cnf's file name, or imported)")
 		fs.StringVar(&dir, "out", ".", "write the two files into `DIR`")
 		fs.BoolVar(&force, "force", false, "replace existing files")
@@ -88,6 +94,15 @@ no count, or memory below the pool are errors.`,
 			}
 			if in.Status, err = readTable(status); err != nil {
 				return err
+			}
+			if tables != "" {
+				data, err := readImport(tables)
+				if err != nil {
+					return err
+				}
+				if in.Tables, err = mycnf.ParseTables(bytes.NewReader(data), filepath.Base(tables)); err != nil {
+					return &inputError{err}
+				}
 			}
 			if lscpu != "" || free != "" || lsblk != "" {
 				in.Machine = &mycnf.Machine{}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,7 +63,8 @@ func TestImportMyCnf(t *testing.T) {
 		"innodb_sort_buffer_size: 64MiB   # my.cnf:75: innodb_sort_buffer_size         = 64M",
 		"  innodb_flush_method: O_DIRECT\n",
 		"warm: {fill: 0.969, dirty: 0.02}",
-		"threads: 24",
+		"threads: 7, tables: sbtest, rate: 73.756",
+		"threads: 17, tables: rest, rate: 212.024",
 	} {
 		if !strings.Contains(string(scen), want) {
 			t.Errorf("scenario lacks %q", want)
@@ -144,5 +146,84 @@ func TestImportRefusesWhatItCannotRead(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, `warning: bad.cnf:2: innodb_buffer_pool_size = "96Gb": unknown size unit "Gb"`) ||
 		!strings.Contains(stderr, "left out: the default 128MiB (8.0.18) is simulated") {
 		t.Errorf("--lenient: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// Issue 24 item 2: SHOW GLOBAL STATUS sets an open-loop rate the simulation serves within 10 %
+// of the server's statements/s (Questions / Uptime), the warm fill from the pool's data
+// pages; --tables gives the data groups of the dump's sizes and row sizes; a 96 GB pool with
+// no hardware files imports into a scenario that loads.
+func TestImportReadsTheServer(t *testing.T) {
+	td, _ := filepath.Abs("testdata/import")
+	dir := t.TempDir()
+	out, stderr, code := ddlsim(t, "import", "--out", dir, "--name", "traffic", "--variables", filepath.Join(td, "variables.tsv"),
+		"--status", filepath.Join(td, "status.tsv"), filepath.Join(td, "my.cnf"))
+	if code != 0 {
+		t.Fatalf("import: exit %d\n%s%s", code, out, stderr)
+	}
+	scen := filepath.Join(dir, "traffic.yaml")
+	text, _ := os.ReadFile(scen)
+	for _, want := range []string{"warm: {fill: 0.969, dirty: 0.02}", "5715.6 statements/s", "rate: 212.024"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("scenario lacks %q:\n%s", want, text)
+		}
+	}
+	observed := 9876543210.0 / 1728000 // status.tsv: Questions / Uptime
+	runDir := filepath.Join(dir, "run")
+	if _, stderr, code := ddlsim(t, "run", "--quiet", "--out", runDir, "--set", "duration=6s", "--set", "until.after=1s", "--set", "warmup=2s",
+		"--set", "schedule[0].at=5s", scen); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	var sum struct {
+		Summary struct {
+			QPS float64 `json:"qps_mean"`
+		} `json:"summary"`
+	}
+	b, _ := os.ReadFile(filepath.Join(runDir, "summary.json"))
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if r := sum.Summary.QPS / observed; r < 0.9 || r > 1.1 {
+		t.Errorf("simulated %.0f statements/s, observed %.0f: not within 10%%", sum.Summary.QPS, observed)
+	}
+
+	// --tables: the InnoDB tables of the user's schemas, largest first, with real sizes.
+	out, stderr, code = ddlsim(t, "import", "--out", dir, "--name", "tables", "--variables", filepath.Join(td, "variables.tsv"),
+		"--status", filepath.Join(td, "status.tsv"), "--tables", filepath.Join(td, "tables.tsv"), filepath.Join(td, "my.cnf"))
+	if code != 0 {
+		t.Fatalf("import --tables: exit %d\n%s%s", code, out, stderr)
+	}
+	text, _ = os.ReadFile(filepath.Join(dir, "tables.yaml"))
+	for _, want := range []string{
+		"- {name: orders, tables: 1, size: 60GiB, row_size: 189}   # tables.tsv:2: shop.orders DATA_LENGTH 64424509440",
+		"- {name: order_items, tables: 1, size: 32GiB, row_size: 20}",
+		"- {name: customers, tables: 1, size: 8GiB, row_size: 394}",
+		"- {name: sessions, tables: 1, size: 12800KiB, row_size: 232}",
+		"{at: 10s, ddl: create_index, table: orders, columns: [c]}",
+	} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("scenario lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(string(text), "legacy_log") || strings.Contains(string(text), "name: user") {
+		t.Errorf("MyISAM and system tables are not data groups:\n%s", text)
+	}
+
+	// A 96 GB pool, no hardware files: a base that holds it, a scenario that loads.
+	cnf := filepath.Join(dir, "big.cnf")
+	os.WriteFile(cnf, []byte("[mysqld]\ninnodb_buffer_pool_size = 96G\n"), 0o644)
+	out, stderr, code = ddlsim(t, "import", "--out", dir, cnf)
+	if code != 0 || !strings.Contains(out, "built on 16c-128g-nvme") || !strings.Contains(out, "holds the 96GiB pool") {
+		t.Errorf("96 GB pool: exit %d\n%s%s", code, out, stderr)
+	}
+	if _, stderr, code := ddlsim(t, "check", filepath.Join(dir, "big.yaml")); code != 0 {
+		t.Errorf("check: exit %d\n%s", code, stderr)
+	}
+	// An unreadable status counter is a problem at its line.
+	bad := filepath.Join(dir, "status-bad.tsv")
+	os.WriteFile(bad, []byte("Uptime\t100\nQuestions\t12e3\nThreads_running\t-1\n"), 0o644)
+	if _, stderr, code := ddlsim(t, "import", "--out", filepath.Join(dir, "x"), "--status", bad, cnf); code != 2 ||
+		!strings.Contains(stderr, `status-bad.tsv:2: questions = "12e3": expected a non-negative integer`) || !strings.Contains(stderr, "status-bad.tsv:3: threads_running") {
+		t.Errorf("bad status: exit %d\n%s", code, stderr)
 	}
 }

@@ -15,11 +15,12 @@ import (
 // Inputs is what `ddlsim import` was given; any part may be missing except a my.cnf or a
 // SHOW GLOBAL VARIABLES output.
 type Inputs struct {
-	Name      string    // scenario name; the files are NAME.yaml and NAME-profile.yaml
-	Cnf       *File     // my.cnf
-	Variables []Setting // SHOW GLOBAL VARIABLES
-	Status    []Setting // SHOW GLOBAL STATUS
-	Machine   *Machine  // lscpu, free -b, lsblk
+	Name      string      // scenario name; the files are NAME.yaml and NAME-profile.yaml
+	Cnf       *File       // my.cnf
+	Variables []Setting   // SHOW GLOBAL VARIABLES
+	Status    []Setting   // SHOW GLOBAL STATUS
+	Machine   *Machine    // lscpu, free -b, lsblk
+	Tables    []TableInfo // an information_schema.TABLES dump (--tables)
 	// Lenient turns a value the model cannot read, for a variable it uses, from an error
 	// into a warning naming the default simulated instead (`ddlsim import --lenient`).
 	Lenient bool
@@ -227,49 +228,85 @@ func Build(in Inputs) (*Result, error) {
 	if m := in.Machine; m != nil && m.Memory > 0 && int64(pool) > m.Memory {
 		probs = append(probs, fmt.Sprintf("%s: Mem: total %s is below innodb_buffer_pool_size %s (%s): no server runs a pool larger than its memory; check that both files come from the same server", m.MemoryWhere, config.Size(m.Memory), pool, poolWhere))
 	}
+	st, sprobs := readStatus(in.Status)
+	probs = append(probs, sprobs...)
 	if len(probs) > 0 {
 		return nil, probs
 	}
-	threads, threadsNote := 16, "a guess: set your traffic's concurrency"
-	st := map[string]string{}
-	for _, s := range in.Status {
-		st[s.Name] = s.Value
-	}
-	if n, err := strconv.Atoi(st["threads_running"]); err == nil && n > 0 {
-		threads, threadsNote = max(n-1, 1), fmt.Sprintf("Threads_running was %d when SHOW GLOBAL STATUS ran (one of them that statement)", n)
-	}
-	size := dataSize(pool)
+	tr := observedTraffic(st)
 	w("policy: %s   # the version's own; ddlsim compare runs the others\n", nativePolicy(ver))
+	pageSize := config.Size(16 * config.KiB)
+	if c, err := config.MySQLValue("innodb_page_size", vals["innodb_page_size"].text); err == nil && vals["innodb_page_size"].text != "" {
+		pageSize, _ = config.ParseSize(c)
+	}
+	groups := dataGroups(in, st, pool, pageSize)
 	w("data:\n")
-	w("  # EDIT: the table your ALTER runs on. A starting point: one sysbench-shaped table of\n")
-	w("  # %s, a quarter of the pool, so the pool also holds the rest of your working set.\n", size)
-	w("  - {name: sbtest, tables: 1, size: %s}\n", size)
+	var total int64
+	for _, g := range groups {
+		total += g.size * int64(g.tables)
+	}
+	if len(in.Tables) > 0 {
+		w("  # From the information_schema.TABLES dump: the %d largest InnoDB tables a group each,\n", min(len(groups), maxOwnGroups))
+		w("  # their sysbench-shaped rows of the dump's size (DATA_LENGTH) and row size.\n")
+	} else {
+		w("  # EDIT: your tables (or give --tables with an information_schema.TABLES dump). A starting\n")
+		w("  # point: the table your ALTER runs on, a quarter of the pool, and the rest of the\n")
+		w("  # working set beside it, as much as the pool holds. What lies beyond the pool is not known.\n")
+	}
+	for _, g := range groups {
+		w("  - {name: %s, tables: %d, size: %s", g.name, g.tables, config.Size(g.size))
+		if g.rowSize > 0 {
+			w(", row_size: %d", g.rowSize)
+		}
+		w("}")
+		if g.note != "" {
+			w("   # %s", yamlComment(g.note))
+		}
+		w("\n")
+	}
+	if total > 0 && total < int64(pool)/2 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("data: the tables written hold %s, under half of the %s pool: most of the simulated pool stays empty and nearly every read hits it; add the rest of the server's working set (--tables with every table) or the answer is a lower bound", config.Size(total), pool))
+	}
 	fill, dirty := 0.95, 0.0
 	fillNote := "a guess: the pool of a server that has run for a while is full"
-	if f, ok := ratio(st["innodb_buffer_pool_pages_data"], st["innodb_buffer_pool_pages_total"]); ok {
+	if f, ok := ratioF(st, "innodb_buffer_pool_pages_data", "innodb_buffer_pool_pages_total"); ok {
 		fill = round3(f)
-		fillNote = fmt.Sprintf("Innodb_buffer_pool_pages_data / _total = %s / %s", st["innodb_buffer_pool_pages_data"], st["innodb_buffer_pool_pages_total"])
-		if d, ok := ratio(st["innodb_buffer_pool_pages_dirty"], st["innodb_buffer_pool_pages_data"]); ok {
+		fillNote = fmt.Sprintf("Innodb_buffer_pool_pages_data / _total = %.0f / %.0f", st["innodb_buffer_pool_pages_data"], st["innodb_buffer_pool_pages_total"])
+		if d, ok := ratioF(st, "innodb_buffer_pool_pages_dirty", "innodb_buffer_pool_pages_data"); ok {
 			dirty = round3(d)
-			fillNote += fmt.Sprintf("; dirty = Innodb_buffer_pool_pages_dirty / _data = %s / %s", st["innodb_buffer_pool_pages_dirty"], st["innodb_buffer_pool_pages_data"])
+			fillNote += fmt.Sprintf("; dirty = Innodb_buffer_pool_pages_dirty / _data = %.0f / %.0f", st["innodb_buffer_pool_pages_dirty"], st["innodb_buffer_pool_pages_data"])
 		}
 	}
 	w("warm: {fill: %s, dirty: %s}   # %s\n", fmtFloat(fill), fmtFloat(dirty), fillNote)
 	w("warmup: 10s\n")
 	w("duration: until_ddl_done   # the run ends 10s after the DDL does (cap: 2h of virtual time)\n")
 	w("workload:\n")
-	w("  # EDIT: your traffic. threads: %s.\n", threadsNote)
-	if q, ok := rate(st["questions"], st["uptime"]); ok {
-		w("  # The server answered %.0f statements/s on average since it started (Questions / Uptime).\n", q)
+	w("  # EDIT: your traffic. mix: %s.\n", yamlComment(tr.mixNote))
+	w("  # threads: %s.\n", tr.threadNote)
+	if tr.txnPerS > 0 {
+		w("  # rate: %s.\n", yamlComment(tr.rateNote))
+		if len(groups) > 1 {
+			w("  # The rate and threads are split over the groups by size (a guess: which tables the\n")
+			w("  # traffic touches is not in SHOW GLOBAL STATUS).\n")
+		}
+	} else {
+		w("  # A closed loop (each thread sends its next statement when the last returns): give\n")
+		w("  # --status with SHOW GLOBAL STATUS for the server's own rate.\n")
 	}
-	w("  - sysbench: {mix: oltp_read_write, threads: %d, tables: sbtest, rand: special}\n", threads)
+	for _, wl := range splitTraffic(tr, groups, total) {
+		w("  - sysbench: {mix: %s, threads: %d, tables: %s", tr.mix.name, wl.threads, wl.group)
+		if wl.rate > 0 {
+			w(", rate: %s", fmtFloat(wl.rate))
+		}
+		w(", rand: special}\n")
+	}
 	w("schedule:\n")
-	w("  # EDIT: the statement you want to know about.\n")
-	w("  - {at: 10s, ddl: create_index, table: sbtest, columns: [c]}\n")
+	w("  # EDIT: the statement you want to know about (on the first data group).\n")
+	w("  - {at: 10s, ddl: create_index, table: %s, columns: [c]}\n", groups[0].name)
 	w("report: {interval: 1s}\n")
 	res.Scenario = b.String()
 
-	res.Profile, res.Base = profile(in, res)
+	res.Profile, res.Base = profile(in, res, pool)
 	return res, nil
 }
 
@@ -389,23 +426,69 @@ func dataSize(pool config.Size) config.Size {
 	return max(q/config.MiB*config.MiB, 16*config.MiB)
 }
 
-func ratio(a, b string) (float64, bool) {
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	if err1 != nil || err2 != nil || y <= 0 || x < 0 {
+// ratioF is st[a] / st[b], at most 1, when both are known and b > 0.
+func ratioF(st map[string]float64, a, b string) (float64, bool) {
+	x, ok1 := st[a]
+	y, ok2 := st[b]
+	if !ok1 || !ok2 || y <= 0 {
 		return 0, false
 	}
 	return math.Min(x/y, 1), true
 }
 
-// rate is a / b, uncapped.
-func rate(a, b string) (float64, bool) {
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	if err1 != nil || err2 != nil || y <= 0 || x < 0 {
-		return 0, false
+// dataGroups is the data: block: the tables dump's groups, or the starting point (the
+// DDL's table, a quarter of the pool, and when STATUS tells how much the pool held, the
+// rest of the working set as a second group filling the pool to that).
+func dataGroups(in Inputs, st map[string]float64, pool, pageSize config.Size) []dataGroup {
+	if gs := tableGroups(in.Tables); len(gs) > 0 {
+		return gs
 	}
-	return x / y, true
+	size := dataSize(pool)
+	gs := []dataGroup{{name: "sbtest", tables: 1, size: int64(size), note: "EDIT: a quarter of the pool"}}
+	held := int64(float64(pool) * 0.95)
+	note := "EDIT: the rest of the working set, so the pool is as full as warm: guesses (0.95 of it) - the sbtest table"
+	if n, ok := st["innodb_buffer_pool_pages_data"]; ok {
+		held = int64(n) * int64(pageSize)
+		note = fmt.Sprintf("EDIT: the rest of what the pool held, Innodb_buffer_pool_pages_data %.0f x %s - the sbtest table", n, pageSize)
+	}
+	if rest := held - int64(size); rest >= int64(16*config.MiB) {
+		rest = rest / int64(config.MiB) * int64(config.MiB)
+		gs = append(gs, dataGroup{name: "rest", tables: 1, size: rest, note: note})
+	}
+	return gs
+}
+
+type groupLoad struct {
+	group   string
+	threads int
+	rate    float64
+}
+
+// splitTraffic spreads the workload over the groups in proportion to their size (the
+// largest group first gets the remainder of threads), each with at least one thread.
+func splitTraffic(tr traffic, gs []dataGroup, total int64) []groupLoad {
+	if len(gs) == 1 || total <= 0 {
+		return []groupLoad{{gs[0].name, tr.threads, tr.txnPerS}}
+	}
+	out := make([]groupLoad, len(gs))
+	left := tr.threads
+	for i, g := range gs {
+		share := float64(g.size*int64(g.tables)) / float64(total)
+		out[i] = groupLoad{group: g.name, threads: max(1, int(float64(tr.threads)*share)), rate: round3(tr.txnPerS * share)}
+		left -= out[i].threads
+	}
+	if left > 0 {
+		out[0].threads += left
+	}
+	// The rates' rounding: the first group takes what the others' rounding left.
+	if tr.txnPerS > 0 {
+		sum := 0.0
+		for _, o := range out[1:] {
+			sum += o.rate
+		}
+		out[0].rate = round3(tr.txnPerS - sum)
+	}
+	return out
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
@@ -437,12 +520,22 @@ var plainSafe = regexp.MustCompile(`^[A-Za-z0-9_./+@%-]+$`)
 
 // profile writes the hardware profile: the nearest shipped profile as its base, the
 // machine's cores, memory, LLC and the device preset of its data disk on top.
-func profile(in Inputs, res *Result) (string, string) {
+func profile(in Inputs, res *Result, pool config.Size) (string, string) {
 	m := in.Machine
 	if m == nil {
 		m = &Machine{}
 	}
-	base := nearestProfile(m.CPUs, m.Memory)
+	base := nearestProfile(m.CPUs, m.Memory, pool)
+	var memory config.Size // set when no shipped profile holds the pool and free -b was not given
+	if m.Memory == 0 {
+		if near := nearestProfile(m.CPUs, 1, 0); near != base && m.CPUs > 0 || m.CPUs == 0 && base != "8c-64g" {
+			res.Notes = append(res.Notes, fmt.Sprintf("base: %s, the nearest shipped profile whose memory holds the %s pool (no free -b output)", base, pool))
+		}
+		if hw, err := config.LoadHardware(base); err == nil && hw.Memory < pool {
+			memory = (pool + pool/4 + config.GiB - 1) / config.GiB * config.GiB
+			res.Warnings = append(res.Warnings, fmt.Sprintf("memory: no shipped profile has room for the %s pool and no free -b output was given: the profile sets memory %s (the pool + 25%%, a guess); give --free for the machine's", pool, memory))
+		}
+	}
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	w("# Hardware profile of %s, imported by `ddlsim import`. It builds on the shipped profile %s\n", in.Name, base)
@@ -461,6 +554,8 @@ func profile(in Inputs, res *Result) (string, string) {
 	}
 	if m.Memory > 0 {
 		w("memory: %s   # free -b: Mem: total %d bytes\n", config.Size(m.Memory/int64(config.MiB)*int64(config.MiB)), m.Memory)
+	} else if memory > 0 {
+		w("memory: %s   # no free -b output: the pool + 25%%, a guess; no shipped profile holds a %s pool\n", memory, pool)
 	} else {
 		res.Notes = append(res.Notes, "memory: no free -b output (--free): "+base+"'s is used")
 	}
@@ -505,10 +600,13 @@ func diskInfo(d Disk) string {
 
 // nearestProfile picks the shipped profile closest in cores and memory (on a log scale: 8 vs
 // 16 cores is as far as 16 vs 32), the lab machine excepted (its costs are a 2-vCPU VM's);
-// 8c-64g when neither is known.
-func nearestProfile(cores int, mem int64) string {
+// 8c-64g when neither is known. When the memory is not known, only a profile whose memory
+// holds the pool is a candidate (the largest when none does).
+func nearestProfile(cores int, mem int64, pool config.Size) string {
 	if cores == 0 && mem == 0 {
-		return "8c-64g" // nothing known about the machine: the profile most shipped scenarios use
+		if hw, err := config.LoadHardware("8c-64g"); err == nil && hw.Memory >= pool {
+			return "8c-64g" // nothing known about the machine: the profile most shipped scenarios use
+		}
 	}
 	type cand struct {
 		name string
@@ -524,6 +622,9 @@ func nearestProfile(cores int, mem int64) string {
 			continue
 		}
 		d := 0.0
+		if mem == 0 && hw.Memory < pool {
+			d += 1000 + math.Log2(float64(pool)/float64(hw.Memory)) // does not hold the pool: last, the largest first
+		}
 		if cores > 0 {
 			d += math.Abs(math.Log2(float64(cores) / float64(hw.Cores)))
 		}
