@@ -170,14 +170,27 @@ func TestImportReadsTheServer(t *testing.T) {
 	}
 	observed := 9876543210.0 / 1728000 // status.tsv: Questions / Uptime
 	runDir := filepath.Join(dir, "run")
-	if _, stderr, code := ddlsim(t, "run", "--quiet", "--out", runDir, "--set", "duration=6s", "--set", "until.after=1s", "--set", "warmup=2s",
-		"--set", "schedule[0].at=5s", scen); code != 0 {
+	stdout, stderr, code := ddlsim(t, "run", "--quiet", "--out", runDir, "--set", "duration=6s", "--set", "until.after=1s", "--set", "warmup=2s",
+		"--set", "schedule[0].at=5s", scen)
+	if code != 0 {
 		t.Fatalf("run: exit %d\n%s", code, stderr)
+	}
+	// Issue 24 item 3: the trust line names the constants carried over from the base, and
+	// the validation record of ADD INDEX on MySQL 8.0; summary.json has the block.
+	if !regexp.MustCompile(`(?m)^trust: profile traffic: .*\d+ carried over from 8c-64g \(.*; validation: ADD INDEX on MySQL 8\.0: its duration within [0-9.]+–[0-9.]+× of measured \(\d+ points\)`).MatchString(stdout) {
+		t.Errorf("run's trust line:\n%s", stdout)
 	}
 	var sum struct {
 		Summary struct {
 			QPS float64 `json:"qps_mean"`
 		} `json:"summary"`
+		Trust struct {
+			Profile   string `json:"profile"`
+			Constants []struct {
+				Name, Origin, From, Status string
+			} `json:"constants"`
+			Validation []map[string]any `json:"validation"`
+		} `json:"trust"`
 	}
 	b, _ := os.ReadFile(filepath.Join(runDir, "summary.json"))
 	if err := json.Unmarshal(b, &sum); err != nil {
@@ -185,6 +198,33 @@ func TestImportReadsTheServer(t *testing.T) {
 	}
 	if r := sum.Summary.QPS / observed; r < 0.9 || r > 1.1 {
 		t.Errorf("simulated %.0f statements/s, observed %.0f: not within 10%%", sum.Summary.QPS, observed)
+	}
+	carried := 0
+	for _, c := range sum.Trust.Constants {
+		if c.Name == "costs.page_hit" && (c.Origin != "carried_over" || c.From != "8c-64g" || c.Status != "fitted") {
+			t.Errorf("costs.page_hit in summary.json: %+v", c)
+		}
+		if c.Origin == "carried_over" {
+			carried++
+		}
+	}
+	if sum.Trust.Profile != "traffic" || carried < 20 || len(sum.Trust.Validation) == 0 {
+		t.Errorf("summary.json trust: %+v", sum.Trust)
+	}
+	for _, k := range []string{"statement", "server", "stat", "points", "min_ratio", "max_ratio", "scenarios"} {
+		if _, ok := sum.Trust.Validation[0][k]; !ok {
+			t.Errorf("validation record lacks %s: %v", k, sum.Trust.Validation[0])
+		}
+	}
+	// compare prints the same line and writes trust.json into its results.
+	cmpDir := filepath.Join(dir, "cmp")
+	stdout, stderr, code = ddlsim(t, "compare", "--seeds", "1", "--policies", "lazy", "--out", cmpDir, "--set", "duration=4s", "--set", "until.after=1s",
+		"--set", "warmup=1s", "--set", "schedule[0].at=3s", scen)
+	if code != 0 || !strings.Contains(stdout, "\ntrust: profile traffic: ") {
+		t.Errorf("compare: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(cmpDir, "trust.json")); err != nil || !strings.Contains(string(b), `"origin": "carried_over"`) {
+		t.Errorf("compare's trust.json: %v\n%s", err, b)
 	}
 
 	// --tables: the InnoDB tables of the user's schemas, largest first, with real sizes.

@@ -575,6 +575,22 @@ func profile(in Inputs, res *Result, pool config.Size) (string, string) {
 	} else {
 		res.Notes = append(res.Notes, "storage: no lsblk output (--lsblk): "+base+"'s devices are used")
 	}
+	// What the inputs measured, machine-readably (trust reports it; the rest is base's,
+	// carried over).
+	var prov []string
+	if m.CPUs > 0 {
+		prov = append(prov, fmt.Sprintf("  - {name: cores, status: measured, source: %s}\n", strconv.Quote("lscpu CPU(s), "+m.CPUsWhere)))
+	}
+	if m.Memory > 0 {
+		prov = append(prov, fmt.Sprintf("  - {name: memory, status: measured, source: %s}\n", strconv.Quote("free -b Mem: total, "+m.MemoryWhere)))
+	}
+	if m.L3 > 0 {
+		prov = append(prov, "  - {name: llc, status: measured, source: \"lscpu L3 cache\"}\n")
+	}
+	if len(prov) > 0 {
+		w("# Where the values above come from (ddlsim run prints it on its trust: line); every\n")
+		w("# value not written here is %s's, carried over.\nprovenance:\n%s", base, strings.Join(prov, ""))
+	}
 	return b.String(), base
 }
 

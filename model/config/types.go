@@ -40,6 +40,11 @@ type Scenario struct {
 	// each at the line that causes it. They are not configuration: Marshal and Hash leave
 	// them out.
 	Warnings []*FieldError `yaml:"-"`
+	// Origins says where each value the files and overrides gave was written: its path
+	// (hardware.costs.page_hit) → the file and line ("--set" for an override), the hardware
+	// profile's values in the profile file or the base file they were taken from. Not
+	// configuration: Marshal and Hash leave it out (what trust reports, internal/trust).
+	Origins map[string]Pos `yaml:"-"`
 }
 
 // Until ends a run early. Event "ddl_done": the run stops After the last scheduled DDL
