@@ -37,6 +37,9 @@ it. Inputs, all optional but one of MY.CNF and --variables:
   --tables F      mysql -B -e "SELECT TABLE_SCHEMA, TABLE_NAME, ENGINE, TABLE_ROWS,
                   AVG_ROW_LENGTH, DATA_LENGTH, INDEX_LENGTH FROM information_schema.TABLES" > F:
                   the InnoDB tables as data groups of their size and row size
+  --schema F      mysql -e 'SHOW CREATE TABLE db.t\G' > F: the DDL's table: its columns'
+                  stored sizes (the key size of an index on them), its index count, and
+                  the ADD INDEX column (the first no index begins with: EDIT)
   --lscpu F, --free F, --lsblk F
                   lscpu > F, free -b > F, lsblk -d -o NAME,ROTA,TRAN,SIZE,MODEL > F: cores,
                   memory, last-level cache and the data disk's device preset
@@ -54,7 +57,7 @@ no count, or memory below the pool are errors.`,
 	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
 		var (
 			vars, status, lscpu, free, lsblk string
-			tables                           string
+			tables, schemaFile               string
 			name, dir                        string
 			force, lenient                   bool
 		)
@@ -63,6 +66,7 @@ no count, or memory below the pool are errors.`,
 		fs.StringVar(&lscpu, "lscpu", "", "lscpu output in `FILE`")
 		fs.StringVar(&free, "free", "", "free -b output in `FILE`")
 		fs.StringVar(&lsblk, "lsblk", "", "lsblk output in `FILE` (lsblk -d -o NAME,ROTA,TRAN,SIZE,MODEL)")
+		fs.StringVar(&schemaFile, "schema", "", "SHOW CREATE TABLE output of the DDL's table in `FILE`: its columns' sizes, its indexes")
 		fs.StringVar(&tables, "tables", "", "an information_schema.TABLES dump (mysql -B) in `FILE`: the data groups' sizes and row sizes")
 		fs.StringVar(&name, "name", "", "scenario `NAME` (default: the my.cnf's file name, or imported)")
 		fs.StringVar(&dir, "out", ".", "write the two files into `DIR`")
@@ -101,6 +105,15 @@ no count, or memory below the pool are errors.`,
 					return err
 				}
 				if in.Tables, err = mycnf.ParseTables(bytes.NewReader(data), filepath.Base(tables)); err != nil {
+					return &inputError{err}
+				}
+			}
+			if schemaFile != "" {
+				data, err := readImport(schemaFile)
+				if err != nil {
+					return err
+				}
+				if in.Schema, err = mycnf.ParseCreateTable(bytes.NewReader(data), filepath.Base(schemaFile)); err != nil {
 					return &inputError{err}
 				}
 			}

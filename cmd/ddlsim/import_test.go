@@ -249,6 +249,24 @@ func TestImportReadsTheServer(t *testing.T) {
 		t.Errorf("MyISAM and system tables are not data groups:\n%s", text)
 	}
 
+	// --schema: the DDL's table gets its columns' sizes and index count, and the ADD INDEX
+	// a column no index begins with (id leads the primary key, created_at and status an index).
+	out, stderr, code = ddlsim(t, "import", "--out", dir, "--name", "schema", "--variables", filepath.Join(td, "variables.tsv"),
+		"--status", filepath.Join(td, "status.tsv"), "--tables", filepath.Join(td, "tables.tsv"), "--schema", filepath.Join(td, "orders.sql"), filepath.Join(td, "my.cnf"))
+	if code != 0 {
+		t.Fatalf("import --schema: exit %d\n%s%s", code, out, stderr)
+	}
+	text, _ = os.ReadFile(filepath.Join(dir, "schema.yaml"))
+	for _, want := range []string{
+		"- {name: orders, tables: 1, size: 60GiB, row_size: 189, secondary_indexes: 2, columns: [{name: id, size: 8}, {name: customer_id, size: 4}, {name: status, size: 16}, {name: total, size: 6}, {name: created_at, size: 8}]}",
+		"{at: 10s, ddl: create_index, table: orders, columns: [customer_id]}",
+		"ADD INDEX on customer_id (int, 4 bytes)",
+	} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("scenario lacks %q:\n%s", want, text)
+		}
+	}
+
 	// A 96 GB pool, no hardware files: a base that holds it, a scenario that loads.
 	cnf := filepath.Join(dir, "big.cnf")
 	os.WriteFile(cnf, []byte("[mysqld]\ninnodb_buffer_pool_size = 96G\n"), 0o644)

@@ -15,12 +15,13 @@ import (
 // Inputs is what `ddlsim import` was given; any part may be missing except a my.cnf or a
 // SHOW GLOBAL VARIABLES output.
 type Inputs struct {
-	Name      string      // scenario name; the files are NAME.yaml and NAME-profile.yaml
-	Cnf       *File       // my.cnf
-	Variables []Setting   // SHOW GLOBAL VARIABLES
-	Status    []Setting   // SHOW GLOBAL STATUS
-	Machine   *Machine    // lscpu, free -b, lsblk
-	Tables    []TableInfo // an information_schema.TABLES dump (--tables)
+	Name      string       // scenario name; the files are NAME.yaml and NAME-profile.yaml
+	Cnf       *File        // my.cnf
+	Variables []Setting    // SHOW GLOBAL VARIABLES
+	Status    []Setting    // SHOW GLOBAL STATUS
+	Machine   *Machine     // lscpu, free -b, lsblk
+	Tables    []TableInfo  // an information_schema.TABLES dump (--tables)
+	Schema    *CreateTable // SHOW CREATE TABLE of the DDL's table (--schema)
 	// Lenient turns a value the model cannot read, for a variable it uses, from an error
 	// into a warning naming the default simulated instead (`ddlsim import --lenient`).
 	Lenient bool
@@ -253,10 +254,21 @@ func Build(in Inputs) (*Result, error) {
 		w("  # point: the table your ALTER runs on, a quarter of the pool, and the rest of the\n")
 		w("  # working set beside it, as much as the pool holds. What lies beyond the pool is not known.\n")
 	}
+	target, ddlCols, ddlNote := applySchema(in.Schema, groups)
 	for _, g := range groups {
 		w("  - {name: %s, tables: %d, size: %s", g.name, g.tables, config.Size(g.size))
 		if g.rowSize > 0 {
 			w(", row_size: %d", g.rowSize)
+		}
+		if g.secondary != nil {
+			w(", secondary_indexes: %d", *g.secondary)
+		}
+		if len(g.columns) > 0 {
+			var cs []string
+			for _, c := range g.columns {
+				cs = append(cs, fmt.Sprintf("{name: %s, size: %d}", yamlScalar(c.Name), c.Size))
+			}
+			w(", columns: [%s]", strings.Join(cs, ", "))
 		}
 		w("}")
 		if g.note != "" {
@@ -301,8 +313,12 @@ func Build(in Inputs) (*Result, error) {
 		w(", rand: special}\n")
 	}
 	w("schedule:\n")
-	w("  # EDIT: the statement you want to know about (on the first data group).\n")
-	w("  - {at: 10s, ddl: create_index, table: %s, columns: [c]}\n", groups[0].name)
+	if ddlNote != "" {
+		w("  # EDIT: the statement you want to know about. %s.\n", yamlComment(ddlNote))
+	} else {
+		w("  # EDIT: the statement you want to know about (on the first data group).\n")
+	}
+	w("  - {at: 10s, ddl: create_index, table: %s, columns: [%s]}\n", groups[target].name, yamlScalar(ddlCols))
 	w("report: {interval: 1s}\n")
 	res.Scenario = b.String()
 

@@ -167,3 +167,28 @@ func FuzzLsblk(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCreateTable: SHOW CREATE TABLE through its parser and an import with it.
+func FuzzCreateTable(f *testing.F) {
+	seed(f, "orders.sql")
+	f.Add([]byte("t\tCREATE TABLE `t` (\\n  `a` int,\\n  KEY (`a`(3))\\n)\n"))
+	cnf, _ := ParseMyCnf(strings.NewReader("[mysqld]\ninnodb_buffer_pool_size=1G\n"), "my.cnf")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ct, err := ParseCreateTable(strings.NewReader(string(data)), "t.sql")
+		if err != nil {
+			checkRefusal(t, err, "t.sql")
+			return
+		}
+		for _, c := range ct.Columns {
+			if c.Size < 0 || c.Size > 3072 {
+				t.Fatalf("column %+v: a size outside 0..3072", c)
+			}
+		}
+		res, err := Build(Inputs{Name: "x", Cnf: cnf, Schema: ct})
+		if err != nil {
+			checkRefusal(t, err, "t.sql", "my.cnf")
+			return
+		}
+		checkWritten(t, res)
+	})
+}

@@ -2,6 +2,7 @@ package mycnf
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -151,5 +152,28 @@ func TestImplausibleHardware(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(res.Notes, "\n"), "no lscpu output") || !strings.Contains(res.Profile, "cores: 16   # lscpu CPU(s)") {
 		t.Errorf("notes %v\n%s", res.Notes, res.Profile)
+	}
+}
+
+// SHOW CREATE TABLE: the \G form and the -B -N form (line breaks written \n) read the same;
+// sizes are InnoDB's storage requirements; a file without a CREATE TABLE is refused.
+func TestParseCreateTable(t *testing.T) {
+	g := "Create Table: CREATE TABLE `shop`.`t` (\n  `a` bigint NOT NULL,\n  `b` decimal(12,2) DEFAULT NULL,\n  `c` varchar(40) NOT NULL,\n  `d` datetime(3),\n  `e` json,\n  PRIMARY KEY (`a`),\n  UNIQUE KEY `u` (`c`(10),`b`),\n  CONSTRAINT `f` FOREIGN KEY (`b`) REFERENCES `x` (`y`)\n) ENGINE=InnoDB\n"
+	b := "t\t" + strings.ReplaceAll(strings.TrimPrefix(g, "Create Table: "), "\n", `\n`) + "\n"
+	for _, text := range []string{g, b} {
+		ct, err := ParseCreateTable(strings.NewReader(text), "t.sql")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sizes []string
+		for _, c := range ct.Columns {
+			sizes = append(sizes, fmt.Sprintf("%s=%d", c.Name, c.Size))
+		}
+		if ct.Name != "t" || strings.Join(sizes, " ") != "a=8 b=6 c=40 d=7 e=0" || len(ct.Indexes) != 2 || strings.Join(ct.Indexes[1].Columns, ",") != "c,b" || !ct.Indexes[0].Primary {
+			t.Errorf("%q: %+v", text, ct)
+		}
+	}
+	if _, err := ParseCreateTable(strings.NewReader("Table: t\n"), "t.sql"); err == nil || !strings.HasPrefix(err.Error(), "t.sql: no CREATE TABLE statement") {
+		t.Errorf("no statement: %v", err)
 	}
 }

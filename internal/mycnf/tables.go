@@ -111,11 +111,13 @@ func ParseTables(r io.Reader, file string) ([]TableInfo, error) {
 
 // dataGroup is one data: entry the import writes.
 type dataGroup struct {
-	name    string
-	tables  int
-	size    int64 // per table
-	rowSize int64 // column bytes per row; 0 = the kind's
-	note    string
+	columns   []config.Column // declared column sizes (--schema)
+	secondary *int            // secondary indexes per table (--schema); nil = the kind's
+	name      string
+	tables    int
+	size      int64 // per table
+	rowSize   int64 // column bytes per row; 0 = the kind's
+	note      string
 }
 
 // recordOverhead is what InnoDB stores beside a row's columns in the clustered index: the
@@ -180,4 +182,59 @@ func uniqueName(name string, used map[string]bool) string {
 	}
 	used[n] = true
 	return n
+}
+
+// applySchema puts SHOW CREATE TABLE's columns and index count on its table's group (the
+// group of its name, else the first: the DDL's table) and picks the ADD INDEX column: the
+// first indexable column no existing index begins with. It returns the DDL's group, column
+// and a note saying so.
+func applySchema(ct *CreateTable, gs []dataGroup) (int, string, string) {
+	if ct == nil {
+		return 0, "c", ""
+	}
+	i := 0
+	name := groupChar.ReplaceAllString(ct.Name, "_")
+	found := false
+	for j, g := range gs {
+		if g.name == name {
+			i, found = j, true
+		}
+	}
+	if !found {
+		used := map[string]bool{}
+		for _, g := range gs[1:] {
+			used[g.name] = true
+		}
+		gs[0].name = uniqueName(name, used)
+	}
+	g := &gs[i]
+	leads := map[string]bool{}
+	n := 0
+	for _, ix := range ct.Indexes {
+		if len(ix.Columns) > 0 {
+			leads[strings.ToLower(ix.Columns[0])] = true
+		}
+		if !ix.Primary {
+			n++
+		}
+	}
+	g.secondary = &n
+	col, colType := "", ""
+	for _, c := range ct.Columns {
+		if c.Size > 0 {
+			g.columns = append(g.columns, config.Column{Name: c.Name, Size: config.Size(c.Size)})
+			if col == "" && !leads[strings.ToLower(c.Name)] {
+				col, colType = c.Name, fmt.Sprintf("%s, %d bytes", c.Type, c.Size)
+			}
+		}
+	}
+	note := fmt.Sprintf("columns and %d secondary indexes from %s CREATE TABLE %s (CHAR/VARCHAR at their declared maximum; the primary key stays the kind's)", n, ct.Where, ct.Name)
+	if g.note != "" {
+		note = g.note + "; " + note
+	}
+	g.note = note
+	if col == "" {
+		return i, "c", fmt.Sprintf("%s CREATE TABLE %s: every indexable column already leads an index; name the column", ct.Where, ct.Name)
+	}
+	return i, col, fmt.Sprintf("ADD INDEX on %s (%s): a guess from %s, the first column no index of %s begins with", col, colType, ct.Where, ct.Name)
 }

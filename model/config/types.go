@@ -274,6 +274,17 @@ type Table struct {
 	Warehouses int `yaml:"warehouses"`
 	// SecondaryIndexes per table (sysbench: 1, the k index).
 	SecondaryIndexes *int `yaml:"secondary_indexes"`
+	// Columns gives the stored size of named columns (`ddlsim import --schema` writes them
+	// from SHOW CREATE TABLE): an index a DDL builds on them has entries of these sizes plus
+	// the primary key. A column not listed is the kind's (sysbench: c 120, pad 60 bytes,
+	// the others 4).
+	Columns []Column `yaml:"columns,omitempty"`
+}
+
+// Column is one named column's stored size in a data group.
+type Column struct {
+	Name string `yaml:"name"`
+	Size Size   `yaml:"size"`
 }
 
 // Warm describes the initial state of the pool.
