@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/version"
@@ -547,7 +548,7 @@ func profile(in Inputs, res *Result, pool config.Size) (string, string) {
 		if near := nearestProfile(m.CPUs, 1, 0); near != base && m.CPUs > 0 || m.CPUs == 0 && base != "8c-64g" {
 			res.Notes = append(res.Notes, fmt.Sprintf("base: %s, the nearest shipped profile whose memory holds the %s pool (no free -b output)", base, pool))
 		}
-		if hw, err := config.LoadHardware(base); err == nil && hw.Memory < pool {
+		if hw, err := shippedProfile(base); err == nil && hw.Memory < pool {
 			memory = (pool + pool/4 + config.GiB - 1) / config.GiB * config.GiB
 			res.Warnings = append(res.Warnings, fmt.Sprintf("memory: no shipped profile has room for the %s pool and no free -b output was given: the profile sets memory %s (the pool + 25%%, a guess); give --free for the machine's", pool, memory))
 		}
@@ -636,7 +637,7 @@ func diskInfo(d Disk) string {
 // holds the pool is a candidate (the largest when none does).
 func nearestProfile(cores int, mem int64, pool config.Size) string {
 	if cores == 0 && mem == 0 {
-		if hw, err := config.LoadHardware("8c-64g"); err == nil && hw.Memory >= pool {
+		if hw, err := shippedProfile("8c-64g"); err == nil && hw.Memory >= pool {
 			return "8c-64g" // nothing known about the machine: the profile most shipped scenarios use
 		}
 	}
@@ -649,7 +650,7 @@ func nearestProfile(cores int, mem int64, pool config.Size) string {
 		if strings.HasPrefix(name, "lab") {
 			continue
 		}
-		hw, err := config.LoadHardware(name)
+		hw, err := shippedProfile(name)
 		if err != nil {
 			continue
 		}
@@ -670,4 +671,23 @@ func nearestProfile(cores int, mem int64, pool config.Size) string {
 		return "8c-64g"
 	}
 	return cs[0].name
+}
+
+// shippedProfiles are the shipped profiles, loaded once (they are compiled in and never
+// change while the process runs).
+var shippedProfiles = sync.OnceValue(func() map[string]*config.Hardware {
+	m := map[string]*config.Hardware{}
+	for _, name := range config.ShippedProfiles() {
+		if hw, err := config.LoadHardware(name); err == nil {
+			m[name] = hw
+		}
+	}
+	return m
+})
+
+func shippedProfile(name string) (*config.Hardware, error) {
+	if hw, ok := shippedProfiles()[name]; ok {
+		return hw, nil
+	}
+	return nil, fmt.Errorf("no shipped profile %s", name)
 }
