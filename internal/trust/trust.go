@@ -332,7 +332,11 @@ func (t *Trust) Line() string {
 	var vs []string
 	for _, r := range t.Validation {
 		what := map[string]string{"duration": "its duration", "traffic": "the traffic during it"}[r.Stat]
-		vs = append(vs, fmt.Sprintf("%s on %s: %s within %s of measured (%d point%s)", r.Statement, r.Server, what, ratioRange(r.MinRatio, r.MaxRatio), r.Points, plural(r.Points)))
+		how := "within " + ratioRange(r.MinRatio, r.MaxRatio) + " of measured"
+		if r.MaxRatio < 0.05 {
+			how = "far below the measured (" + ratioRange(r.MinRatio, r.MaxRatio) + ")"
+		}
+		vs = append(vs, fmt.Sprintf("%s on %s: %s %s (%d point%s)", r.Statement, r.Server, what, how, r.Points, plural(r.Points)))
 	}
 	for _, u := range t.Unvalidated {
 		vs = append(vs, u+": never compared with a measurement")
