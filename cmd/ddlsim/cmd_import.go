@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/ddlsim/ddlsim/internal/output"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -30,8 +31,15 @@ it. Inputs, all optional but one of MY.CNF and --variables:
                   followed (said so).
   --variables F   mysql -B -e 'SHOW GLOBAL VARIABLES' > F: the values the server runs with
                   (they win over my.cnf for what the model reads) and the version
-  --status F      mysql -B -e 'SHOW GLOBAL STATUS' > F: how full and dirty the pool is,
-                  Threads_running, Questions/Uptime (comments)
+  --status F      mysql -B -e 'SHOW GLOBAL STATUS' > F: the traffic (Questions/Uptime as an
+                  open-loop rate, the Com_* counters' mix as the nearest sysbench script,
+                  Threads_running as threads) and how full and dirty the pool is
+  --tables F      mysql -B -e "SELECT TABLE_SCHEMA, TABLE_NAME, ENGINE, TABLE_ROWS,
+                  AVG_ROW_LENGTH, DATA_LENGTH, INDEX_LENGTH FROM information_schema.TABLES" > F:
+                  the InnoDB tables as data groups of their size and row size
+  --schema F      mysql -e 'SHOW CREATE TABLE db.t\G' > F: the DDL's table: its columns'
+                  stored sizes (the key size of an index on them), its index count, and
+                  the ADD INDEX column (the first no index begins with: EDIT)
   --lscpu F, --free F, --lsblk F
                   lscpu > F, free -b > F, lsblk -d -o NAME,ROTA,TRAN,SIZE,MODEL > F: cores,
                   memory, last-level cache and the data disk's device preset
@@ -40,26 +48,35 @@ The mysql: block keeps every setting: those the model reads canonically spelled,
 line each came from; the real variables it does not read as they were (loading warns once,
 listing them); names that are no server variable as comments. The profile builds on the
 nearest shipped profile (base:), whose CPU costs it keeps. data, workload and schedule are a
-starting point, marked EDIT. Existing files are not replaced without --force.`,
+starting point, marked EDIT. Existing files are not replaced without --force.
+
+A value the model cannot read for a variable it uses (96Gb, 1e99, full-width digits) is an
+error at its line, exit 2, listing every such value; --lenient writes it as a comment and
+simulates the default instead, with a warning naming it. Control bytes, a CPU count that is
+no count, or memory below the pool are errors.`,
 	setup: func(fs *flag.FlagSet) func(e *env, args []string) error {
 		var (
 			vars, status, lscpu, free, lsblk string
+			tables, schemaFile               string
 			name, dir                        string
-			force                            bool
+			force, lenient                   bool
 		)
 		fs.StringVar(&vars, "variables", "", "SHOW GLOBAL VARIABLES output (mysql -B) in `FILE`")
 		fs.StringVar(&status, "status", "", "SHOW GLOBAL STATUS output (mysql -B) in `FILE`")
 		fs.StringVar(&lscpu, "lscpu", "", "lscpu output in `FILE`")
 		fs.StringVar(&free, "free", "", "free -b output in `FILE`")
 		fs.StringVar(&lsblk, "lsblk", "", "lsblk output in `FILE` (lsblk -d -o NAME,ROTA,TRAN,SIZE,MODEL)")
+		fs.StringVar(&schemaFile, "schema", "", "SHOW CREATE TABLE output of the DDL's table in `FILE`: its columns' sizes, its indexes")
+		fs.StringVar(&tables, "tables", "", "an information_schema.TABLES dump (mysql -B) in `FILE`: the data groups' sizes and row sizes")
 		fs.StringVar(&name, "name", "", "scenario `NAME` (default: the my.cnf's file name, or imported)")
 		fs.StringVar(&dir, "out", ".", "write the two files into `DIR`")
 		fs.BoolVar(&force, "force", false, "replace existing files")
+		fs.BoolVar(&lenient, "lenient", false, "simulate the default, with a warning, for a value the model cannot read (else exit 2)")
 		return func(e *env, args []string) error {
 			if len(args) > 1 {
 				return usagef("import takes at most one my.cnf, got %d arguments", len(args))
 			}
-			in := mycnf.Inputs{Name: name}
+			in := mycnf.Inputs{Name: name, Lenient: lenient}
 			if len(args) == 1 {
 				data, err := readImport(args[0])
 				if err != nil {
@@ -82,16 +99,30 @@ starting point, marked EDIT. Existing files are not replaced without --force.`,
 			if in.Status, err = readTable(status); err != nil {
 				return err
 			}
+			if tables != "" {
+				data, err := readImport(tables)
+				if err != nil {
+					return err
+				}
+				if in.Tables, err = mycnf.ParseTables(bytes.NewReader(data), filepath.Base(tables)); err != nil {
+					return &inputError{err}
+				}
+			}
+			if schemaFile != "" {
+				data, err := readImport(schemaFile)
+				if err != nil {
+					return err
+				}
+				if in.Schema, err = mycnf.ParseCreateTable(bytes.NewReader(data), filepath.Base(schemaFile)); err != nil {
+					return &inputError{err}
+				}
+			}
 			if lscpu != "" || free != "" || lsblk != "" {
 				in.Machine = &mycnf.Machine{}
 				for _, p := range []struct {
 					file  string
-					parse func([]byte, *mycnf.Machine) error
-				}{
-					{lscpu, func(b []byte, m *mycnf.Machine) error { return mycnf.ParseLscpu(bytes.NewReader(b), m) }},
-					{free, func(b []byte, m *mycnf.Machine) error { return mycnf.ParseFree(bytes.NewReader(b), m) }},
-					{lsblk, func(b []byte, m *mycnf.Machine) error { return mycnf.ParseLsblk(bytes.NewReader(b), m) }},
-				} {
+					parse func(io.Reader, string, *mycnf.Machine) error
+				}{{lscpu, mycnf.ParseLscpu}, {free, mycnf.ParseFree}, {lsblk, mycnf.ParseLsblk}} {
 					if p.file == "" {
 						continue
 					}
@@ -99,8 +130,8 @@ starting point, marked EDIT. Existing files are not replaced without --force.`,
 					if err != nil {
 						return err
 					}
-					if err := p.parse(data, in.Machine); err != nil {
-						return &inputError{fmt.Errorf("%s: %v", filepath.Base(p.file), err)}
+					if err := p.parse(bytes.NewReader(data), filepath.Base(p.file), in.Machine); err != nil {
+						return &inputError{err}
 					}
 				}
 			}
@@ -167,6 +198,9 @@ func (e *env) importFiles(in mycnf.Inputs, dir string, force bool) error {
 	w := e.stdout
 	fmt.Fprintf(w, "wrote %s (scenario) and %s (profile, built on %s)\n", scen, prof, res.Base)
 	fmt.Fprintf(w, "mysql: %d variables the model reads: %s\n", len(res.Used), strings.Join(res.Used, ", "))
+	for _, n := range res.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", n)
+	}
 	sc, err := config.Load(scen)
 	if err != nil {
 		fmt.Fprintf(w, "the scenario does not load yet: fix the lines below, then 'ddlsim check %s'\n", scen)
@@ -181,6 +215,7 @@ func (e *env) importFiles(in mycnf.Inputs, dir string, force bool) error {
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
+
 	fmt.Fprintf(w, "next: edit data, workload and schedule in %s (marked EDIT), then 'ddlsim run %s'\n", scen, scen)
 	return nil
 }

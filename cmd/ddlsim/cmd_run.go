@@ -14,6 +14,7 @@ import (
 
 	"github.com/ddlsim/ddlsim/internal/plot"
 	"github.com/ddlsim/ddlsim/internal/report"
+	"github.com/ddlsim/ddlsim/internal/trust"
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/runner"
@@ -130,6 +131,8 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 	if sc.Description != "" {
 		fmt.Fprintf(w, "description: %s\n", sc.Description)
 	}
+	tr := trust.Of(sc)
+	fmt.Fprintln(w, tr.Line())
 	fmt.Fprintln(w)
 
 	var opt runner.Options
@@ -183,6 +186,7 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 				{Key: "events", Value: res.Events},
 			},
 			Config: append([]byte(header), cfg...),
+			Trust:  tr,
 		}
 		if err := stage.Write(b); err != nil {
 			return fmt.Errorf("writing results: %w", err)

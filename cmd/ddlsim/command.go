@@ -26,6 +26,7 @@ var commands = []*command{
 	checkCmd,
 	listCmd,
 	importCmd,
+	calibrateCmd,
 	versionCmd,
 	compareCmd,
 	explainCmd,

@@ -78,10 +78,14 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 			}
 			fmt.Fprintf(e.stdout, "compare %s: %d %s × %d seeds (from %d), %d jobs → %s\n",
 				config, len(plan.Points), what, len(plan.Seeds), plan.Seeds[0], *jobs, *out)
+			tr := printTrust(e.stdout, base)
 			command := wfCommand("compare")
 			rep, err := wfExecute(plan, sweep.Options{Dir: *out, Jobs: *jobs, Resume: *resume, SaveSeries: true,
 				Progress: e.stderr, Command: command, Run: base.RunFunc()})
 			if err != nil {
+				return err
+			}
+			if err := writeTrust(*out, tr); err != nil {
 				return err
 			}
 			fmt.Fprintln(e.stdout)

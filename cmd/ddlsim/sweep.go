@@ -81,10 +81,14 @@ column (docs/sweeps.md). Ctrl-C keeps the finished points; rerun with --resume.`
 			}
 			fmt.Fprintf(stdout, "sweep %s: %d points × %d seeds, spec hash %s, %d jobs → %s\n",
 				pos[0], len(plan.Points), len(plan.Seeds), plan.SpecHash, *jobs, *out)
+			tr := printTrust(stdout, base)
 			command := wfCommand("sweep")
 			rep, err := wfExecute(plan, sweep.Options{Dir: *out, Jobs: *jobs, Shard: shard, Resume: *resume,
 				SaveSeries: *series, Progress: stderr, Command: command, Run: base.RunFunc()})
 			if err != nil {
+				return err
+			}
+			if err := writeTrust(*out, tr); err != nil {
 				return err
 			}
 			fmt.Fprintf(stdout, "%d points (%d run now, %d already done), %d rows → %s, %s\n", rep.Total, rep.Ran, rep.Skipped,

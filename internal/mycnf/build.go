@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -15,11 +14,16 @@ import (
 // Inputs is what `ddlsim import` was given; any part may be missing except a my.cnf or a
 // SHOW GLOBAL VARIABLES output.
 type Inputs struct {
-	Name      string    // scenario name; the files are NAME.yaml and NAME-profile.yaml
-	Cnf       *File     // my.cnf
-	Variables []Setting // SHOW GLOBAL VARIABLES
-	Status    []Setting // SHOW GLOBAL STATUS
-	Machine   *Machine  // lscpu, free -b, lsblk
+	Name      string       // scenario name; the files are NAME.yaml and NAME-profile.yaml
+	Cnf       *File        // my.cnf
+	Variables []Setting    // SHOW GLOBAL VARIABLES
+	Status    []Setting    // SHOW GLOBAL STATUS
+	Machine   *Machine     // lscpu, free -b, lsblk
+	Tables    []TableInfo  // an information_schema.TABLES dump (--tables)
+	Schema    *CreateTable // SHOW CREATE TABLE of the DDL's table (--schema)
+	// Lenient turns a value the model cannot read, for a variable it uses, from an error
+	// into a warning naming the default simulated instead (`ddlsim import --lenient`).
+	Lenient bool
 }
 
 // Result is the scenario and profile written, and what the user should know about them.
@@ -34,7 +38,9 @@ type Result struct {
 	Unknown []string
 	// Notes are things to check: guesses made, inputs not followed.
 	Notes []string
-	Base  string // the shipped profile the profile builds on
+	// Warnings are the values left out under Lenient, each naming the default simulated.
+	Warnings []string
+	Base     string // the shipped profile the profile builds on
 }
 
 type value struct {
@@ -51,6 +57,7 @@ func Build(in Inputs) (*Result, error) {
 		return nil, fmt.Errorf("nothing to import: give a my.cnf, or --variables with SHOW GLOBAL VARIABLES output")
 	}
 	res := &Result{}
+	var probs Problems
 	vals := map[string]value{}
 	var order []string
 	set := func(s Setting) {
@@ -157,8 +164,20 @@ func Build(in Inputs) (*Result, error) {
 			}
 			c, err := config.MySQLValue(name, text)
 			if err != nil {
-				w("  # %s: %s   # %s: %s — %v\n", name, yamlScalar(v.text), v.where, v.raw, err)
-				res.Notes = append(res.Notes, fmt.Sprintf("%s (%s): %v; left out (commented)", name, v.where, err))
+				simVer := ver
+				if simVer == "" {
+					simVer = config.DefaultVersion
+				}
+				def, derr := config.MySQLDefault(simVer, name)
+				if derr != nil {
+					def = "its default"
+				}
+				if !in.Lenient {
+					probs = append(probs, fmt.Sprintf("%s: %s = %s: %v; fix the value, or give --lenient to simulate the default %s instead", v.where, name, strconv.Quote(v.text), trimName(err, name), def))
+					continue
+				}
+				w("  # %s: %s   # %s: %s — unreadable (%v): the default %s is simulated\n", name, yamlScalar(v.text), v.where, yamlComment(v.raw), trimName(err, name), def)
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %s = %s: %v; left out: the default %s (%s) is simulated", v.where, name, strconv.Quote(v.text), trimName(err, name), def, simVer))
 				continue
 			}
 			w("  %s: %s", name, yamlScalar(c))
@@ -169,7 +188,7 @@ func Build(in Inputs) (*Result, error) {
 			res.Used = append(res.Used, name)
 		case config.IsServerVariable(name) || v.limit:
 			ignored = append(ignored, name)
-		case v.loose:
+		case v.loose && variableName.MatchString(name):
 			ignored = append(ignored, name)
 		default:
 			res.Unknown = append(res.Unknown, name)
@@ -187,7 +206,7 @@ func Build(in Inputs) (*Result, error) {
 			if v.loose && !config.IsServerVariable(name) || v.limit {
 				key = "loose_" + key // a name the table does not know: loose, as the server takes it
 			}
-			w("  %s: %s\n", key, yamlScalar(v.text))
+			w("  %s: %s\n", yamlScalar(key), yamlScalar(v.text))
 			res.Ignored = append(res.Ignored, name)
 		}
 	}
@@ -196,54 +215,113 @@ func Build(in Inputs) (*Result, error) {
 		w("  # an unknown option unless written loose-NAME.\n")
 		for _, name := range res.Unknown {
 			v := vals[name]
-			w("  # %s = %s   (%s)\n", name, v.text, v.where)
+			w("  # %s = %s   (%s)\n", yamlComment(name), yamlComment(v.text), v.where)
 		}
 	}
 
 	pool := config.Size(128 * config.MiB)
+	poolWhere := "the default"
 	if c, err := config.MySQLValue("innodb_buffer_pool_size", vals["innodb_buffer_pool_size"].text); err == nil && vals["innodb_buffer_pool_size"].text != "" {
 		pool, _ = config.ParseSize(c)
+		poolWhere = vals["innodb_buffer_pool_size"].where
 	}
-	threads, threadsNote := 16, "a guess: set your traffic's concurrency"
-	st := map[string]string{}
-	for _, s := range in.Status {
-		st[s.Name] = s.Value
+	if m := in.Machine; m != nil && m.Memory > 0 && int64(pool) > m.Memory {
+		probs = append(probs, fmt.Sprintf("%s: Mem: total %s is below innodb_buffer_pool_size %s (%s): no server runs a pool larger than its memory; check that both files come from the same server", m.MemoryWhere, config.Size(m.Memory), pool, poolWhere))
 	}
-	if n, err := strconv.Atoi(st["threads_running"]); err == nil && n > 0 {
-		threads, threadsNote = max(n-1, 1), fmt.Sprintf("Threads_running was %d when SHOW GLOBAL STATUS ran (one of them that statement)", n)
+	st, sprobs := readStatus(in.Status)
+	probs = append(probs, sprobs...)
+	if len(probs) > 0 {
+		return nil, probs
 	}
-	size := dataSize(pool)
+	tr := observedTraffic(st)
 	w("policy: %s   # the version's own; ddlsim compare runs the others\n", nativePolicy(ver))
+	pageSize := config.Size(16 * config.KiB)
+	if c, err := config.MySQLValue("innodb_page_size", vals["innodb_page_size"].text); err == nil && vals["innodb_page_size"].text != "" {
+		pageSize, _ = config.ParseSize(c)
+	}
+	groups := dataGroups(in, st, pool, pageSize)
 	w("data:\n")
-	w("  # EDIT: the table your ALTER runs on. A starting point: one sysbench-shaped table of\n")
-	w("  # %s, a quarter of the pool, so the pool also holds the rest of your working set.\n", size)
-	w("  - {name: sbtest, tables: 1, size: %s}\n", size)
+	var total int64
+	for _, g := range groups {
+		total += g.size * int64(g.tables)
+	}
+	if len(in.Tables) > 0 {
+		w("  # From the information_schema.TABLES dump: the %d largest InnoDB tables a group each,\n", min(len(groups), maxOwnGroups))
+		w("  # their sysbench-shaped rows of the dump's size (DATA_LENGTH) and row size.\n")
+	} else {
+		w("  # EDIT: your tables (or give --tables with an information_schema.TABLES dump). A starting\n")
+		w("  # point: the table your ALTER runs on, a quarter of the pool, and the rest of the\n")
+		w("  # working set beside it, as much as the pool holds. What lies beyond the pool is not known.\n")
+	}
+	target, ddlCols, ddlNote := applySchema(in.Schema, groups)
+	for _, g := range groups {
+		w("  - {name: %s, tables: %d, size: %s", g.name, g.tables, config.Size(g.size))
+		if g.rowSize > 0 {
+			w(", row_size: %d", g.rowSize)
+		}
+		if g.secondary != nil {
+			w(", secondary_indexes: %d", *g.secondary)
+		}
+		if len(g.columns) > 0 {
+			var cs []string
+			for _, c := range g.columns {
+				cs = append(cs, fmt.Sprintf("{name: %s, size: %d}", yamlScalar(c.Name), c.Size))
+			}
+			w(", columns: [%s]", strings.Join(cs, ", "))
+		}
+		w("}")
+		if g.note != "" {
+			w("   # %s", yamlComment(g.note))
+		}
+		w("\n")
+	}
+	if total > 0 && total < int64(pool)/2 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("data: the tables written hold %s, under half of the %s pool: most of the simulated pool stays empty and nearly every read hits it; add the rest of the server's working set (--tables with every table) or the answer is a lower bound", config.Size(total), pool))
+	}
 	fill, dirty := 0.95, 0.0
 	fillNote := "a guess: the pool of a server that has run for a while is full"
-	if f, ok := ratio(st["innodb_buffer_pool_pages_data"], st["innodb_buffer_pool_pages_total"]); ok {
+	if f, ok := ratioF(st, "innodb_buffer_pool_pages_data", "innodb_buffer_pool_pages_total"); ok {
 		fill = round3(f)
-		fillNote = fmt.Sprintf("Innodb_buffer_pool_pages_data / _total = %s / %s", st["innodb_buffer_pool_pages_data"], st["innodb_buffer_pool_pages_total"])
-		if d, ok := ratio(st["innodb_buffer_pool_pages_dirty"], st["innodb_buffer_pool_pages_data"]); ok {
+		fillNote = fmt.Sprintf("Innodb_buffer_pool_pages_data / _total = %.0f / %.0f", st["innodb_buffer_pool_pages_data"], st["innodb_buffer_pool_pages_total"])
+		if d, ok := ratioF(st, "innodb_buffer_pool_pages_dirty", "innodb_buffer_pool_pages_data"); ok {
 			dirty = round3(d)
-			fillNote += fmt.Sprintf("; dirty = Innodb_buffer_pool_pages_dirty / _data = %s / %s", st["innodb_buffer_pool_pages_dirty"], st["innodb_buffer_pool_pages_data"])
+			fillNote += fmt.Sprintf("; dirty = Innodb_buffer_pool_pages_dirty / _data = %.0f / %.0f", st["innodb_buffer_pool_pages_dirty"], st["innodb_buffer_pool_pages_data"])
 		}
 	}
 	w("warm: {fill: %s, dirty: %s}   # %s\n", fmtFloat(fill), fmtFloat(dirty), fillNote)
 	w("warmup: 10s\n")
 	w("duration: until_ddl_done   # the run ends 10s after the DDL does (cap: 2h of virtual time)\n")
 	w("workload:\n")
-	w("  # EDIT: your traffic. threads: %s.\n", threadsNote)
-	if q, ok := rate(st["questions"], st["uptime"]); ok {
-		w("  # The server answered %.0f statements/s on average since it started (Questions / Uptime).\n", q)
+	w("  # EDIT: your traffic. mix: %s.\n", yamlComment(tr.mixNote))
+	w("  # threads: %s.\n", tr.threadNote)
+	if tr.txnPerS > 0 {
+		w("  # rate: %s.\n", yamlComment(tr.rateNote))
+		if len(groups) > 1 {
+			w("  # The rate and threads are split over the groups by size (a guess: which tables the\n")
+			w("  # traffic touches is not in SHOW GLOBAL STATUS).\n")
+		}
+	} else {
+		w("  # A closed loop (each thread sends its next statement when the last returns): give\n")
+		w("  # --status with SHOW GLOBAL STATUS for the server's own rate.\n")
 	}
-	w("  - sysbench: {mix: oltp_read_write, threads: %d, tables: sbtest, rand: special}\n", threads)
+	for _, wl := range splitTraffic(tr, groups, total) {
+		w("  - sysbench: {mix: %s, threads: %d, tables: %s", tr.mix.name, wl.threads, wl.group)
+		if wl.rate > 0 {
+			w(", rate: %s", fmtFloat(wl.rate))
+		}
+		w(", rand: special}\n")
+	}
 	w("schedule:\n")
-	w("  # EDIT: the statement you want to know about.\n")
-	w("  - {at: 10s, ddl: create_index, table: sbtest, columns: [c]}\n")
+	if ddlNote != "" {
+		w("  # EDIT: the statement you want to know about. %s.\n", yamlComment(ddlNote))
+	} else {
+		w("  # EDIT: the statement you want to know about (on the first data group).\n")
+	}
+	w("  - {at: 10s, ddl: create_index, table: %s, columns: [%s]}\n", groups[target].name, yamlScalar(ddlCols))
 	w("report: {interval: 1s}\n")
 	res.Scenario = b.String()
 
-	res.Profile, res.Base = profile(in, res)
+	res.Profile, res.Base = profile(in, res, pool)
 	return res, nil
 }
 
@@ -270,6 +348,34 @@ func redoToLogFiles(vals map[string]value, order *[]string, v value, res *Result
 	}
 	delete(vals, "innodb_redo_log_capacity")
 	res.Notes = append(res.Notes, fmt.Sprintf("innodb_redo_log_capacity %s (%s): simulated as innodb_log_files_in_group %d x innodb_log_file_size %s", v.text, v.where, files, per))
+}
+
+// trimName drops what a config error says before its reason ("--set: mysql.NAME: bad value
+// "…": "): the problem line names the variable and the value already.
+func trimName(err error, name string) string {
+	msg := err.Error()
+	if i := strings.Index(msg, ": bad value "); i >= 0 {
+		if j := strings.Index(msg[i+len(": bad value "):], `": `); j >= 0 {
+			return msg[i+len(": bad value ")+j+3:]
+		}
+	}
+	return strings.TrimPrefix(msg, name+": ")
+}
+
+// yamlComment makes text safe to end a YAML comment line: no line break or other control
+// character inside (a quoted my.cnf value may hold \n, \b ... escapes), each written as Go
+// would quote it.
+func yamlComment(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if _, _, bad := controlRune(string(r)); bad || r == '\r' {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func contains(s []string, x string) bool {
@@ -335,23 +441,69 @@ func dataSize(pool config.Size) config.Size {
 	return max(q/config.MiB*config.MiB, 16*config.MiB)
 }
 
-func ratio(a, b string) (float64, bool) {
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	if err1 != nil || err2 != nil || y <= 0 || x < 0 {
+// ratioF is st[a] / st[b], at most 1, when both are known and b > 0.
+func ratioF(st map[string]float64, a, b string) (float64, bool) {
+	x, ok1 := st[a]
+	y, ok2 := st[b]
+	if !ok1 || !ok2 || y <= 0 {
 		return 0, false
 	}
 	return math.Min(x/y, 1), true
 }
 
-// rate is a / b, uncapped.
-func rate(a, b string) (float64, bool) {
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	if err1 != nil || err2 != nil || y <= 0 || x < 0 {
-		return 0, false
+// dataGroups is the data: block: the tables dump's groups, or the starting point (the
+// DDL's table, a quarter of the pool, and when STATUS tells how much the pool held, the
+// rest of the working set as a second group filling the pool to that).
+func dataGroups(in Inputs, st map[string]float64, pool, pageSize config.Size) []dataGroup {
+	if gs := tableGroups(in.Tables); len(gs) > 0 {
+		return gs
 	}
-	return x / y, true
+	size := dataSize(pool)
+	gs := []dataGroup{{name: "sbtest", tables: 1, size: int64(size), note: "EDIT: a quarter of the pool"}}
+	held := int64(float64(pool) * 0.95)
+	note := "EDIT: the rest of the working set, so the pool is as full as warm: guesses (0.95 of it) - the sbtest table"
+	if n, ok := st["innodb_buffer_pool_pages_data"]; ok {
+		held = int64(n) * int64(pageSize)
+		note = fmt.Sprintf("EDIT: the rest of what the pool held, Innodb_buffer_pool_pages_data %.0f x %s - the sbtest table", n, pageSize)
+	}
+	if rest := held - int64(size); rest >= int64(16*config.MiB) {
+		rest = rest / int64(config.MiB) * int64(config.MiB)
+		gs = append(gs, dataGroup{name: "rest", tables: 1, size: rest, note: note})
+	}
+	return gs
+}
+
+type groupLoad struct {
+	group   string
+	threads int
+	rate    float64
+}
+
+// splitTraffic spreads the workload over the groups in proportion to their size (the
+// largest group first gets the remainder of threads), each with at least one thread.
+func splitTraffic(tr traffic, gs []dataGroup, total int64) []groupLoad {
+	if len(gs) == 1 || total <= 0 {
+		return []groupLoad{{gs[0].name, tr.threads, tr.txnPerS}}
+	}
+	out := make([]groupLoad, len(gs))
+	left := tr.threads
+	for i, g := range gs {
+		share := float64(g.size*int64(g.tables)) / float64(total)
+		out[i] = groupLoad{group: g.name, threads: max(1, int(float64(tr.threads)*share)), rate: round3(tr.txnPerS * share)}
+		left -= out[i].threads
+	}
+	if left > 0 {
+		out[0].threads += left
+	}
+	// The rates' rounding: the first group takes what the others' rounding left.
+	if tr.txnPerS > 0 {
+		sum := 0.0
+		for _, o := range out[1:] {
+			sum += o.rate
+		}
+		out[0].rate = round3(tr.txnPerS - sum)
+	}
+	return out
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
@@ -369,114 +521,14 @@ func brackets(gs []string) []string {
 // yamlScalar writes a value as a YAML scalar that reads back as the same text: plain when
 // it is safe, double-quoted otherwise.
 func yamlScalar(s string) string {
-	if s != "" && plainSafe.MatchString(s) && !strings.HasPrefix(s, "-") {
+	if s != "" && plainSafe.MatchString(s) && !strings.ContainsAny(s[:1], "-%@") {
 		return s
 	}
 	return strconv.Quote(s)
 }
 
+// variableName is what a server variable's name can be (the longest real one is 60-odd
+// characters): a loose- name outside it is no variable, commented rather than kept.
+var variableName = regexp.MustCompile(`^[a-z0-9_]{1,128}$`)
+
 var plainSafe = regexp.MustCompile(`^[A-Za-z0-9_./+@%-]+$`)
-
-// profile writes the hardware profile: the nearest shipped profile as its base, the
-// machine's cores, memory, LLC and the device preset of its data disk on top.
-func profile(in Inputs, res *Result) (string, string) {
-	m := in.Machine
-	if m == nil {
-		m = &Machine{}
-	}
-	base := nearestProfile(m.CPUs, m.Memory)
-	var b strings.Builder
-	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	w("# Hardware profile of %s, imported by `ddlsim import`. It builds on the shipped profile %s\n", in.Name, base)
-	w("# (ddlsim list; scenarios/profiles/%s.yaml says where each of its values comes from) and\n", base)
-	w("# replaces what the inputs tell about this machine. Its CPU costs are %s's: measure or\n", base)
-	w("# fit them for this machine (docs/validation.md) before trusting absolute numbers.\n")
-	w("name: %s\nbase: %s\n", in.Name, base)
-	if m.CPUs > 0 {
-		w("cores: %d   # lscpu CPU(s)", m.CPUs)
-		if m.Model != "" {
-			w(": %s", m.Model)
-		}
-		w("\n")
-	} else {
-		res.Notes = append(res.Notes, "cores: no lscpu output (--lscpu): "+base+"'s are used")
-	}
-	if m.Memory > 0 {
-		w("memory: %s   # free -b: Mem: total %d bytes\n", config.Size(m.Memory/int64(config.MiB)*int64(config.MiB)), m.Memory)
-	} else {
-		res.Notes = append(res.Notes, "memory: no free -b output (--free): "+base+"'s is used")
-	}
-	if m.L3 > 0 {
-		w("llc: %s   # lscpu L3 cache\n", config.Size(m.L3))
-	}
-	if m.Disk.Name != "" {
-		p := m.Disk.Preset()
-		w("storage:   # lsblk: %s%s -> the %s preset (ddlsim list shows the presets and their sources)\n", m.Disk.Name, diskInfo(m.Disk), p)
-		w("  data: %s\n  log: %s\n  temp: %s\n", p, p, p)
-		if m.Disk.Rotational < 0 && m.Disk.Tran == "" && p == "sata-ssd" {
-			res.Notes = append(res.Notes, "storage: lsblk without ROTA/TRAN columns: "+m.Disk.Name+" taken for an SSD; lsblk -d -o NAME,ROTA,TRAN,SIZE,MODEL tells")
-		}
-		if len(m.Disks) > 1 {
-			res.Notes = append(res.Notes, fmt.Sprintf("storage: lsblk lists %d disks; %s is taken for data, log and temp: edit the profile if the datadir is elsewhere", len(m.Disks), m.Disk.Name))
-		}
-	} else {
-		res.Notes = append(res.Notes, "storage: no lsblk output (--lsblk): "+base+"'s devices are used")
-	}
-	return b.String(), base
-}
-
-func diskInfo(d Disk) string {
-	var parts []string
-	if d.Tran != "" {
-		parts = append(parts, d.Tran)
-	}
-	if d.Rotational >= 0 {
-		parts = append(parts, fmt.Sprintf("rota %d", d.Rotational))
-	}
-	if d.Size != "" {
-		parts = append(parts, d.Size)
-	}
-	if d.Model != "" {
-		parts = append(parts, d.Model)
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(parts, ", ") + ")"
-}
-
-// nearestProfile picks the shipped profile closest in cores and memory (on a log scale: 8 vs
-// 16 cores is as far as 16 vs 32), the lab machine excepted (its costs are a 2-vCPU VM's);
-// 8c-64g when neither is known.
-func nearestProfile(cores int, mem int64) string {
-	if cores == 0 && mem == 0 {
-		return "8c-64g" // nothing known about the machine: the profile most shipped scenarios use
-	}
-	type cand struct {
-		name string
-		d    float64
-	}
-	var cs []cand
-	for _, name := range config.ShippedProfiles() {
-		if strings.HasPrefix(name, "lab") {
-			continue
-		}
-		hw, err := config.LoadHardware(name)
-		if err != nil {
-			continue
-		}
-		d := 0.0
-		if cores > 0 {
-			d += math.Abs(math.Log2(float64(cores) / float64(hw.Cores)))
-		}
-		if mem > 0 {
-			d += math.Abs(math.Log2(float64(mem) / float64(hw.Memory)))
-		}
-		cs = append(cs, cand{name, d})
-	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	if len(cs) == 0 {
-		return "8c-64g"
-	}
-	return cs[0].name
-}

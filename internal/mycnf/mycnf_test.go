@@ -114,13 +114,13 @@ func TestParseTable(t *testing.T) {
 
 func TestMachine(t *testing.T) {
 	var m Machine
-	if err := ParseLscpu(strings.NewReader("CPU(s):   16\nModel name: Xeon\nL3 cache:  54 MiB (1 instance)\n"), &m); err != nil {
+	if err := ParseLscpu(strings.NewReader("CPU(s):   16\nModel name: Xeon\nL3 cache:  54 MiB (1 instance)\n"), "lscpu", &m); err != nil {
 		t.Fatal(err)
 	}
-	if err := ParseFree(strings.NewReader("  total used\nMem: 66473791488 1\nSwap: 0 0\n"), &m); err != nil {
+	if err := ParseFree(strings.NewReader("  total used\nMem: 66473791488 1\nSwap: 0 0\n"), "free", &m); err != nil {
 		t.Fatal(err)
 	}
-	if err := ParseLsblk(strings.NewReader("NAME MAJ:MIN RM SIZE RO TYPE MOUNTPOINTS\nsda 8:0 0 50G 0 disk\n└─sda1 8:1 0 50G 0 part /\nsdb 8:16 0 1T 0 disk /data\nsr0 11:0 1 1024M 0 rom\n"), &m); err != nil {
+	if err := ParseLsblk(strings.NewReader("NAME MAJ:MIN RM SIZE RO TYPE MOUNTPOINTS\nsda 8:0 0 50G 0 disk\n└─sda1 8:1 0 50G 0 part /\nsdb 8:16 0 1T 0 disk /data\nsr0 11:0 1 1024M 0 rom\n"), "lsblk", &m); err != nil {
 		t.Fatal(err)
 	}
 	if m.CPUs != 16 || m.Model != "Xeon" || m.L3 != 54<<20 || m.Memory != 66473791488 || len(m.Disks) != 2 || m.Disk.Name != "sdb" {
@@ -129,7 +129,7 @@ func TestMachine(t *testing.T) {
 	if _, err := cacheSize("36608K"); err != nil {
 		t.Error(err)
 	}
-	if err := ParseFree(strings.NewReader("Mem: 63Gi 1Gi\n"), &m); err == nil {
+	if err := ParseFree(strings.NewReader("Mem: 63Gi 1Gi\n"), "free", &m); err == nil {
 		t.Error("free -h output is not bytes")
 	}
 	for d, want := range map[Disk]string{

@@ -14,8 +14,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Setting is one option read from an input, in its canonical name (lower case, underscores,
@@ -62,15 +62,80 @@ func Name(s string) string {
 	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
 }
 
-// ParseMyCnf reads an option file (file names where settings came from, "my.cnf").
-func ParseMyCnf(r io.Reader, file string) (*File, error) {
-	f := &File{}
+// Problems is every problem found in the inputs, each "file:line: what, what to do", in
+// the order found: an import reports them all at once.
+type Problems []string
+
+func (p Problems) Error() string { return strings.Join(p, "\n") }
+
+// err is p as an error, nil when empty.
+func (p Problems) err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	return p
+}
+
+// controlRune reports the first character of a line that no text these commands print
+// holds: a C0 control character other than TAB (a CR before the line's end is allowed: a
+// file written on Windows), DEL, a C1 control (U+0080-U+009F), a Unicode line or paragraph
+// separator, a byte-order mark inside the text, or U+FFFE/U+FFFF. Such a character is a
+// binary file or a paste gone wrong, and written into a scenario it would be a value nobody
+// can see (or a line break YAML reads).
+func controlRune(line string) (rune, int, bool) {
+	line = strings.TrimSuffix(line, "\r")
+	for i, r := range line {
+		if (r < 0x20 && r != '\t') || (r >= 0x7f && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff {
+			return r, i + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// checkLine returns the line as text (a byte-order mark at the start of the file dropped)
+// or the problem with it: not UTF-8, or a control character (controlRune), with its column.
+func checkLine(file string, line int, raw string) (string, string, bool) {
+	if line == 1 {
+		raw = strings.TrimPrefix(raw, "\ufeff")
+	}
+	if !utf8.ValidString(raw) {
+		col := 1
+		for i, r := range raw {
+			if r == utf8.RuneError {
+				col = i + 1
+				break
+			}
+		}
+		return raw, fmt.Sprintf("%s:%d:%d: a byte that is not UTF-8 text: expected the text the command prints (save the file as UTF-8)", file, line, col), true
+	}
+	c, col, bad := controlRune(raw)
+	if !bad {
+		return raw, "", false
+	}
+	return raw, fmt.Sprintf("%s:%d:%d: control character %U in the text: expected the plain text the command prints (is this a binary file, or a copy with a terminal's escape codes?)", file, line, col, c), true
+}
+
+// scanner reads lines up to 1 MiB long (ReadInput's limit is the whole file's).
+func scanner(r io.Reader) *bufio.Scanner {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	return sc
+}
+
+// ParseMyCnf reads an option file (file names where settings came from, "my.cnf"). Every
+// problem is reported (Problems), not the first.
+func ParseMyCnf(r io.Reader, file string) (*File, error) {
+	f := &File{}
+	sc := scanner(r)
 	in := false
 	seenGroup := map[string]bool{}
+	var probs Problems
 	for line := 1; sc.Scan(); line++ {
-		raw := sc.Text()
+		raw, p, bad := checkLine(file, line, sc.Text())
+		if bad {
+			probs = append(probs, p)
+			continue
+		}
 		t := strings.TrimSpace(raw)
 		switch {
 		case t == "" || t[0] == '#' || t[0] == ';':
@@ -81,7 +146,9 @@ func ParseMyCnf(r io.Reader, file string) (*File, error) {
 		case t[0] == '[':
 			end := strings.IndexByte(t, ']')
 			if end < 0 {
-				return nil, fmt.Errorf("%s:%d: a group header needs a closing ]: %q", file, line, t)
+				probs = append(probs, fmt.Sprintf("%s:%d: a group header needs a closing ]: %q", file, line, t))
+				in = false
+				continue
 			}
 			g := strings.ToLower(strings.TrimSpace(t[1:end]))
 			in = serverGroup(g)
@@ -103,21 +170,26 @@ func ParseMyCnf(r io.Reader, file string) (*File, error) {
 		if hasValue {
 			v, err := optionValue(value)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", file, line, err)
+				probs = append(probs, fmt.Sprintf("%s:%d: %v", file, line, err))
+				continue
 			}
 			value = v
 		} else {
 			name = strings.TrimSpace(stripComment(name))
 		}
 		if name == "" || strings.ContainsAny(name, " \t") {
-			return nil, fmt.Errorf("%s:%d: expected name or name=value, got %q", file, line, t)
+			probs = append(probs, fmt.Sprintf("%s:%d: expected name or name=value, got %q", file, line, t))
+			continue
 		}
 		s := Setting{Name: Name(name), Value: value, Raw: strings.TrimSpace(raw), Where: fmt.Sprintf("%s:%d", file, line)}
 		s.prefixes(hasValue)
 		f.Settings = append(f.Settings, s)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		probs = append(probs, fmt.Sprintf("%s: %v", file, err))
+	}
+	if len(probs) > 0 {
+		return nil, probs
 	}
 	return f, nil
 }
@@ -235,10 +307,14 @@ func optionValue(s string) (string, error) {
 // skipped) or as a boxed table (| name | value |). Names are canonical (lower case).
 func ParseTable(r io.Reader, file string) ([]Setting, error) {
 	var out []Setting
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var probs Problems
+	sc := scanner(r)
 	for line := 1; sc.Scan(); line++ {
-		raw := sc.Text()
+		raw, p, bad := checkLine(file, line, sc.Text())
+		if bad {
+			probs = append(probs, p)
+			continue
+		}
 		t := strings.TrimRight(raw, "\r")
 		var name, value string
 		switch {
@@ -263,213 +339,16 @@ func ParseTable(r io.Reader, file string) ([]Setting, error) {
 			continue
 		}
 		if strings.Contains(name, " ") {
-			return nil, fmt.Errorf("%s:%d: expected NAME<TAB>VALUE (mysql -B -e 'SHOW GLOBAL VARIABLES'), got %q", file, line, raw)
+			probs = append(probs, fmt.Sprintf("%s:%d: expected NAME<TAB>VALUE (mysql -B -e 'SHOW GLOBAL VARIABLES'), got %q", file, line, raw))
+			continue
 		}
 		out = append(out, Setting{Name: Name(name), Value: value, Raw: raw, Where: fmt.Sprintf("%s:%d", file, line)})
 	}
-	return out, sc.Err()
-}
-
-// Machine is what lscpu, free -b and lsblk say about the host.
-type Machine struct {
-	CPUs   int    // lscpu CPU(s): hardware threads
-	Model  string // lscpu Model name
-	L3     int64  // lscpu L3 cache, bytes (all instances)
-	Memory int64  // free -b Mem: total, bytes
-	Disk   Disk   // lsblk: the disk chosen for the data
-	Disks  []Disk // every disk lsblk listed
-}
-
-// Disk is one lsblk disk.
-type Disk struct {
-	Name       string
-	Rotational int // 1, 0, or -1 when lsblk was not asked for ROTA
-	Size       string
-	Tran       string // nvme, sata, sas, usb, ... ("" when not listed)
-	Model      string
-}
-
-// ParseLscpu reads `lscpu` output.
-func ParseLscpu(r io.Reader, m *Machine) error {
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if !ok {
-			continue
-		}
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		switch k {
-		case "CPU(s)":
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return fmt.Errorf("lscpu: CPU(s): %q is not a number", v)
-			}
-			m.CPUs = n
-		case "Model name":
-			m.Model = v
-		case "L3 cache", "L3":
-			b, err := cacheSize(v)
-			if err != nil {
-				return fmt.Errorf("lscpu: L3 cache: %v", err)
-			}
-			m.L3 = b
-		}
-	}
-	if m.CPUs == 0 {
-		return fmt.Errorf("lscpu: no CPU(s) line")
-	}
-	return sc.Err()
-}
-
-// cacheSize reads lscpu's cache sizes: "32 MiB (1 instance)", "36608K", "64 MiB (2 instances)"
-// (lscpu ≥ 2.34 prints the total of all instances first).
-func cacheSize(v string) (int64, error) {
-	f := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(v))
-	if len(f) == 0 {
-		return 0, fmt.Errorf("empty")
-	}
-	num, unit := f[0], ""
-	if len(f) > 1 && !strings.HasPrefix(f[1], "instance") && f[1] != "instances" {
-		if _, err := strconv.Atoi(f[1]); err != nil {
-			unit = f[1]
-		}
-	}
-	if i := strings.IndexFunc(num, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }); i >= 0 {
-		num, unit = num[:i], num[i:]
-	}
-	x, err := strconv.ParseFloat(num, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a size", v)
-	}
-	mult := map[string]float64{"": 1, "B": 1, "K": 1 << 10, "KiB": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MiB": 1 << 20, "MB": 1 << 20,
-		"G": 1 << 30, "GiB": 1 << 30, "GB": 1 << 30}[unit]
-	if mult == 0 {
-		return 0, fmt.Errorf("%q: unknown unit %q", v, unit)
-	}
-	return int64(x * mult), nil
-}
-
-// ParseFree reads `free -b` output (the Mem: line's total, in bytes).
-func ParseFree(r io.Reader, m *Machine) error {
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) >= 2 && f[0] == "Mem:" {
-			n, err := strconv.ParseInt(f[1], 10, 64)
-			if err != nil {
-				return fmt.Errorf("free: Mem: total %q is not a byte count (run free -b)", f[1])
-			}
-			if n < 1<<24 {
-				return fmt.Errorf("free: Mem: total %d is under 16 MiB: not bytes? (run free -b)", n)
-			}
-			m.Memory = n
-			return nil
-		}
-	}
 	if err := sc.Err(); err != nil {
-		return err
+		probs = append(probs, fmt.Sprintf("%s: %v", file, err))
 	}
-	return fmt.Errorf("free: no Mem: line")
-}
-
-// ParseLsblk reads `lsblk` output, default columns or chosen ones (lsblk -d -o
-// NAME,ROTA,TRAN,SIZE,MODEL is the most telling); only TYPE disk rows count when TYPE is
-// listed. The data disk is the largest.
-func ParseLsblk(r io.Reader, m *Machine) error {
-	sc := bufio.NewScanner(r)
-	var cols []string
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		f := strings.Fields(line)
-		if cols == nil {
-			cols = f
-			if len(cols) == 0 || cols[0] != "NAME" {
-				return fmt.Errorf("lsblk: expected a header line beginning NAME, got %q", line)
-			}
-			continue
-		}
-		if strings.IndexFunc(line, func(r rune) bool { return r != ' ' }) > 0 || strings.ContainsAny(f[0], "├└│─`|") {
-			continue // a partition or holder, drawn as a child of its disk
-		}
-		d := Disk{Name: f[0], Rotational: -1}
-		isDisk := true
-		for i, c := range cols {
-			if i >= len(f) {
-				break
-			}
-			switch c {
-			case "ROTA":
-				d.Rotational, _ = strconv.Atoi(f[i])
-			case "SIZE":
-				d.Size = f[i]
-			case "TRAN":
-				d.Tran = f[i]
-			case "TYPE":
-				isDisk = f[i] == "disk"
-			case "MODEL":
-				d.Model = strings.Join(f[i:], " ")
-			}
-		}
-		if isDisk && !strings.HasPrefix(d.Name, "loop") && !strings.HasPrefix(d.Name, "sr") && !strings.HasPrefix(d.Name, "zram") {
-			m.Disks = append(m.Disks, d)
-		}
+	if len(probs) > 0 {
+		return nil, probs
 	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	if len(m.Disks) == 0 {
-		return fmt.Errorf("lsblk: no disk listed")
-	}
-	// The data disk: the largest (a root disk is usually the small one), the first of equals.
-	m.Disk = m.Disks[0]
-	for _, d := range m.Disks[1:] {
-		if sizeOf(d.Size) > sizeOf(m.Disk.Size) {
-			m.Disk = d
-		}
-	}
-	return nil
-}
-
-// sizeOf reads lsblk's human sizes ("1.5T", "50G", "931.5G"; binary units) or a byte count
-// (lsblk -b); 0 when unreadable.
-func sizeOf(s string) float64 {
-	mult := 1.0
-	if n := len(s); n > 0 {
-		switch s[n-1] {
-		case 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		case 'T':
-			mult = 1 << 40
-		case 'P':
-			mult = 1 << 50
-		}
-		if mult > 1 {
-			s = s[:n-1]
-		}
-	}
-	x, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0
-	}
-	return x * mult
-}
-
-// Preset is the shipped device preset closest to the disk, and why.
-func (d Disk) Preset() string {
-	switch {
-	case strings.HasPrefix(d.Name, "nvme") || d.Tran == "nvme":
-		return "nvme"
-	case d.Rotational == 1:
-		return "hdd"
-	case strings.HasPrefix(d.Name, "vd") || strings.HasPrefix(d.Name, "xvd"):
-		return "cloud-block" // a virtio or Xen block device: a cloud volume
-	}
-	return "sata-ssd"
+	return out, nil
 }

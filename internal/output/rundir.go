@@ -29,6 +29,9 @@ type Bundle struct {
 	// Config is the effective configuration (config.Marshal) written as config.yaml so the
 	// directory alone reproduces the run; nil writes none.
 	Config []byte
+	// Trust is how far to trust the run (internal/trust: the profile's constants by origin,
+	// the statements' validation record), written as summary.json's "trust"; nil writes none.
+	Trust any
 }
 
 // MetaItem is one key of summary.json's "meta" object. Value is any JSON-encodable value
@@ -358,6 +361,14 @@ func summaryJSON(b Bundle) ([]byte, error) {
 		buf.Write(v)
 	}
 	closeObj(&buf, len(b.DDL), "]")
+	if b.Trust != nil {
+		v, err := json.Marshal(b.Trust)
+		if err != nil {
+			return nil, fmt.Errorf("trust: %w", err)
+		}
+		buf.WriteString(",\n  \"trust\": ")
+		buf.Write(v)
+	}
 	buf.WriteString("\n}\n")
 	return buf.Bytes(), nil
 }

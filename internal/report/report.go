@@ -8,6 +8,7 @@ package report
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"os"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/ddlsim/ddlsim/internal/output"
 	"github.com/ddlsim/ddlsim/internal/plot"
+	"github.com/ddlsim/ddlsim/internal/trust"
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/runner"
@@ -225,6 +227,12 @@ func Dir(dir string, command []string) (string, error) {
 		}
 		pg.Tables = append(pg.Tables, pts)
 	}
+	if b, err := config.ReadInput(filepath.Join(dir, "trust.json")); err == nil {
+		var tr trust.Trust
+		if json.Unmarshal(b, &tr) == nil {
+			pg.Tables = append(pg.Tables, trustTables(&tr)...)
+		}
+	}
 	seeds := fmt.Sprint(man.Seeds)
 	pg.Config = append(pg.Config, Section{Title: "Spec (spec hash " + man.SpecHash + ", seeds " + seeds + ")", Text: man.Spec})
 	if b, err := config.ReadInput(man.Base); err == nil {
@@ -256,6 +264,7 @@ func Run(dir string, res *runner.Result, command []string) (string, error) {
 	if len(res.DDL) > 0 {
 		pg.Tables = append(pg.Tables, phaseTable(res.DDL))
 	}
+	pg.Tables = append(pg.Tables, trustTables(trust.Of(res.Scenario))...)
 	cfg, err := config.Marshal(res.Scenario)
 	if err != nil {
 		return "", err
@@ -263,6 +272,25 @@ func Run(dir string, res *runner.Result, command []string) (string, error) {
 	pg.Config = append(pg.Config, Section{Title: fmt.Sprintf("Configuration (seed %d, config hash %s)", res.Seed, res.ConfigHash), Text: string(cfg)})
 	out := filepath.Join(dir, FileName)
 	return out, Write(out, pg)
+}
+
+// trustTables are how far to trust the answer (internal/trust): the validation record of
+// its statements, captioned with the console's trust line, and the profile's constants by
+// origin (folded).
+func trustTables(t *trust.Trust) []Table {
+	v := Table{Caption: "How far to trust it — " + t.Line(), Header: []string{"statement", "server", "statistic", "points", "simulated / measured", "scenarios"}}
+	for _, r := range t.Validation {
+		v.Rows = append(v.Rows, []string{r.Statement, r.Server, r.Stat, fmt.Sprint(r.Points),
+			fmt.Sprintf("%s – %s", metrics.Plain(r.MinRatio, 3), metrics.Plain(r.MaxRatio, 3)), strings.Join(r.Scenarios, ", ")})
+	}
+	for _, u := range t.Unvalidated {
+		v.Rows = append(v.Rows, []string{u, "", "", "0", "never compared with a measurement", ""})
+	}
+	c := Table{Caption: "The profile's constants: where each comes from", Header: []string{"constant", "origin", "from", "status", "on / source"}, Folded: true}
+	for _, k := range t.Constants {
+		c.Rows = append(c.Rows, []string{k.Name, k.Origin, k.From, k.Status, k.On + k.Source})
+	}
+	return []Table{v, c}
 }
 
 // RunTitle is the title of a run's throughput figure: scenario, policy and seed.

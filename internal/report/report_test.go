@@ -146,7 +146,8 @@ func TestRunReportRenders(t *testing.T) {
 		t.Fatal(err)
 	}
 	html, _ := os.ReadFile(out)
-	for _, want := range []string{"run of tiny-create-index", "Configuration", "innodb_buffer_pool_size", res.ConfigHash} {
+	for _, want := range []string{"run of tiny-create-index", "Configuration", "innodb_buffer_pool_size", res.ConfigHash,
+		"How far to trust it — trust: profile 8c-64g", "ADD INDEX", "MySQL 8.0", "where each comes from", "costs.page_hit"} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("run report lacks %q", want)
 		}

@@ -91,6 +91,7 @@ func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed
 		return nil, l.errs.Sorted()
 	}
 	sc.Warnings = l.warnings(sc)
+	sc.Origins = l.seen
 	return sc, nil
 }
 

@@ -251,6 +251,25 @@ func MySQLValue(name, value string) (string, error) {
 		return "", err
 	}
 	f, _ := field(reflect.ValueOf(&sc.MySQL).Elem(), name)
+	return mysqlText(name, f)
+}
+
+// MySQLDefault is the canonical text of the value a scenario of the given version simulates
+// for the mysql: key name when it is left out (the server's compiled-in default, with the
+// startup adjustments ApplyDefaults makes).
+func MySQLDefault(ver, name string) (string, error) {
+	name = MySQLName(name)
+	if _, ok := field(reflect.ValueOf(&MySQL{}).Elem(), name); !ok {
+		return "", fmt.Errorf("%s: not a variable the model reads", name)
+	}
+	var sc Scenario
+	sc.MySQL.Version = ver
+	ApplyDefaults(&sc)
+	f, _ := field(reflect.ValueOf(&sc.MySQL).Elem(), name)
+	return mysqlText(name, f)
+}
+
+func mysqlText(name string, f reflect.Value) (string, error) {
 	if f.Kind() == reflect.Pointer {
 		if f.IsNil() {
 			return "", fmt.Errorf("%s: no value", name)

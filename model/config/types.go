@@ -49,6 +49,11 @@ type Scenario struct {
 	// each at the line that causes it. They are not configuration: Marshal and Hash leave
 	// them out.
 	Warnings []*FieldError `yaml:"-"`
+	// Origins says where each value the files and overrides gave was written: its path
+	// (hardware.costs.page_hit) → the file and line ("--set" for an override), the hardware
+	// profile's values in the profile file or the base file they were taken from. Not
+	// configuration: Marshal and Hash leave it out (what trust reports, internal/trust).
+	Origins map[string]Pos `yaml:"-"`
 }
 
 // Until ends a run early. Event "ddl_done": the run stops After the last scheduled DDL
@@ -315,6 +320,17 @@ type Table struct {
 	Warehouses int `yaml:"warehouses"`
 	// SecondaryIndexes per table (sysbench: 1, the k index).
 	SecondaryIndexes *int `yaml:"secondary_indexes"`
+	// Columns gives the stored size of named columns (`ddlsim import --schema` writes them
+	// from SHOW CREATE TABLE): an index a DDL builds on them has entries of these sizes plus
+	// the primary key. A column not listed is the kind's (sysbench: c 120, pad 60 bytes,
+	// the others 4).
+	Columns []Column `yaml:"columns,omitempty"`
+}
+
+// Column is one named column's stored size in a data group.
+type Column struct {
+	Name string `yaml:"name"`
+	Size Size   `yaml:"size"`
 }
 
 // Warm describes the initial state of the pool.

@@ -109,6 +109,8 @@ var rules = []rule{
 	{"data[*].row_size", zeroOr(between(Size(4), Size(65535)))}, // InnoDB: a row is at most 65,535 bytes
 	{"data[*].warehouses", atLeast(0, "an integer >= 0")},
 	{"data[*].secondary_indexes", between(0, 64)},
+	{"data[*].columns[*].name", nonEmpty},
+	{"data[*].columns[*].size", between(Size(1), Size(3072))}, // InnoDB: an index key is at most 3072 bytes (DYNAMIC rows)
 
 	{"warm.fill", between(0, 1)},
 	{"warm.dirty", between(0, 1)},

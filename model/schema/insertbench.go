@@ -123,12 +123,17 @@ func (t *Table) NewIndexes(columns []string, n int) []IndexDef {
 	return out
 }
 
-// ColumnBytes is the stored size of the named columns of t's kind (sysbench: c CHAR(120),
-// pad CHAR(60), INTs otherwise; unknown columns count 4 bytes).
+// ColumnBytes is the stored size of the named columns: the data group's declared sizes
+// (ColumnSizes), else t's kind's (sysbench: c CHAR(120), pad CHAR(60), INTs otherwise;
+// unknown columns count 4 bytes).
 func (t *Table) ColumnBytes(columns []string) int {
 	n := 0
 	for _, c := range columns {
 		c = strings.ToLower(c)
+		if b, ok := t.ColumnSizes[c]; ok {
+			n += b
+			continue
+		}
 		b, ok := 4, false
 		switch t.Kind {
 		case KindInsertBenchmark:
@@ -165,7 +170,7 @@ func sameColumns(a, b []string) bool {
 // with the same rows, record and key sizes (TRUNCATE, DROP + re-create, or a table rebuild's
 // new copy).
 func (t *Table) Fresh(space uint32) *Table {
-	nt := &Table{Name: t.Name, Group: t.Group, Kind: t.Kind, Space: space, Rows: t.Rows, RowBytes: t.RowBytes}
+	nt := &Table{Name: t.Name, Group: t.Group, Kind: t.Kind, Space: space, Rows: t.Rows, RowBytes: t.RowBytes, ColumnSizes: t.ColumnSizes}
 	re := func(ix *Index, base uint32) *Index {
 		n := NewIndex(ix.Name, space, base, t.Rows, ix.RecordBytes-recHeader, ix.KeyBytes, ix.PageSize)
 		n.Columns = ix.Columns

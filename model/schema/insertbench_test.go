@@ -78,3 +78,23 @@ func TestFresh(t *testing.T) {
 		}
 	}
 }
+
+// A data group's declared column sizes price an index on them; the kind's sizes stay for
+// the columns not declared, and a rebuilt table keeps them.
+func TestDeclaredColumnSizes(t *testing.T) {
+	tab := NewSysbenchTable("t", "t", 1, 1000, 1, 16384)
+	if got := tab.ColumnBytes([]string{"customer_id", "c"}); got != 4+120 {
+		t.Fatalf("kind's sizes: %d", got)
+	}
+	tab.ColumnSizes = map[string]int{"customer_id": 8}
+	if got := tab.ColumnBytes([]string{"Customer_ID", "c"}); got != 8+120 {
+		t.Errorf("declared size: %d, want 128", got)
+	}
+	d := tab.NewIndexes([]string{"customer_id"}, 1)
+	if d[0].EntryBytes != 8+tab.Primary.KeyBytes {
+		t.Errorf("entry bytes %d", d[0].EntryBytes)
+	}
+	if tab.Fresh(2).ColumnBytes([]string{"customer_id"}) != 8 {
+		t.Error("a rebuilt table forgot the declared sizes")
+	}
+}

@@ -164,6 +164,9 @@ type Table struct {
 	NextPage uint32
 	// Dropped: DROP TABLE removed it (run-time state); statements on it fail.
 	Dropped bool
+	// ColumnSizes are the data group's declared column sizes by lower-case name (the
+	// scenario's data[].columns); ColumnBytes uses them before the kind's.
+	ColumnSizes map[string]int
 }
 
 // IndexOfPage returns the index page number p belongs to, or nil.

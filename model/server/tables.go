@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/config"
@@ -55,6 +56,12 @@ func (s *Server) buildTables() {
 				sp := s.Spaces.New(g.Name + "." + d.Name)
 				t := schema.NewTable(sp.Name, g.Name, sp.ID, rows, d.RowBytes, d.PKBytes, d.Secondary, s.PageSize)
 				t.Kind = schema.KindTPCC
+				for _, c := range g.Columns {
+					if t.ColumnSizes == nil {
+						t.ColumnSizes = map[string]int{}
+					}
+					t.ColumnSizes[strings.ToLower(c.Name)] = int(c.Size)
+				}
 				sp.Table, sp.NextPage, sp.Loaded = t, t.NextPage, t.NextPage
 				tabs = append(tabs, t)
 			}
