@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,31 +25,12 @@ const (
 	guardBytes = 100 << 20
 )
 
-// refuseNow is refuse with issue 28's budget.
+// refuseNow is refuse with issue 28's budget, and nothing simulated before the refusal.
 func refuseNow(t *testing.T, args []string, want ...string) string {
 	t.Helper()
-	var m0, m1 runtime.MemStats
-	runtime.ReadMemStats(&m0)
-	start := time.Now()
-	stdout, stderr, code := ddlsim(t, args...)
-	took := time.Since(start)
-	runtime.ReadMemStats(&m1)
-	if code != 2 {
-		t.Errorf("%v: exit %d, want 2\nstdout %s\nstderr %s", args, code, stdout, stderr)
-	}
-	for _, w := range want {
-		if !strings.Contains(stderr, w) {
-			t.Errorf("%v: stderr lacks %q:\n%s", args, w, stderr)
-		}
-	}
+	stdout, stderr := refuseWithin(t, guardTime, guardBytes, args, want...)
 	if strings.Contains(stdout, "[ 1s ]") {
 		t.Errorf("%v: simulated before refusing:\n%s", args, stdout)
-	}
-	if took > guardTime {
-		t.Errorf("%v: took %s to refuse", args, took)
-	}
-	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > guardBytes {
-		t.Errorf("%v: allocated %d MiB to refuse", args, alloc>>20)
 	}
 	return stderr
 }

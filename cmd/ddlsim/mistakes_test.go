@@ -86,6 +86,13 @@ func execCommand(bin string, args ...string) *exec.Cmd {
 // budget.
 func refuse(t *testing.T, args []string, want ...string) string {
 	t.Helper()
+	_, stderr := refuseWithin(t, refusalTime, refusalBytes, args, want...)
+	return stderr
+}
+
+// refuseWithin is refuse within the given wall time and allocation; it returns stdout and stderr.
+func refuseWithin(t *testing.T, limit time.Duration, limitBytes uint64, args []string, want ...string) (string, string) {
+	t.Helper()
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	start := time.Now()
@@ -103,14 +110,14 @@ func refuse(t *testing.T, args []string, want ...string) string {
 	if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic") {
 		t.Errorf("%v: a panic:\n%s", args, stderr)
 	}
-	if took > refusalTime {
+	if took > limit {
 		t.Errorf("%v: took %s to refuse", args, took)
 	}
-	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > refusalBytes {
+	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > limitBytes {
 		t.Errorf("%v: allocated %d MiB to refuse", args, alloc>>20)
 	}
 	t.Logf("%v: exit 2 in %s, %d MiB allocated", args[:min(len(args), 4)], took.Round(time.Millisecond), (m1.TotalAlloc-m0.TotalAlloc)>>20)
-	return stderr
+	return stdout, stderr
 }
 
 // "check says ok, then run panics with more than 16M pending events when the run is long or
