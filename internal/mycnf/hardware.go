@@ -44,12 +44,7 @@ const maxMemory = int64(64) << 40
 func ParseLscpu(r io.Reader, file string, m *Machine) error {
 	sc := scanner(r)
 	var probs Problems
-	for line := 1; sc.Scan(); line++ {
-		raw, p, bad := checkLine(file, line, sc.Text())
-		if bad {
-			probs = append(probs, p)
-			continue
-		}
+	for line, raw := range checkedLines(sc, file, &probs) {
 		k, v, ok := strings.Cut(raw, ":")
 		if !ok {
 			continue
@@ -122,12 +117,7 @@ func ParseFree(r io.Reader, file string, m *Machine) error {
 	sc := scanner(r)
 	var probs Problems
 	found := false
-	for line := 1; sc.Scan(); line++ {
-		raw, p, bad := checkLine(file, line, sc.Text())
-		if bad {
-			probs = append(probs, p)
-			continue
-		}
+	for line, raw := range checkedLines(sc, file, &probs) {
 		f := strings.Fields(raw)
 		if found || len(f) < 2 || f[0] != "Mem:" {
 			continue
@@ -161,12 +151,7 @@ func ParseLsblk(r io.Reader, file string, m *Machine) error {
 	sc := scanner(r)
 	var cols []string
 	var probs Problems
-	for line := 1; sc.Scan(); line++ {
-		raw, p, bad := checkLine(file, line, sc.Text())
-		if bad {
-			probs = append(probs, p)
-			continue
-		}
+	for line, raw := range checkedLines(sc, file, &probs) {
 		if strings.TrimSpace(raw) == "" {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"iter"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -115,6 +116,23 @@ func checkLine(file string, line int, raw string) (string, string, bool) {
 	return raw, fmt.Sprintf("%s:%d:%d: control character %U in the text: expected the plain text the command prints (is this a binary file, or a copy with a terminal's escape codes?)", file, line, col, c), true
 }
 
+// checkedLines yields the scanner's lines that checkLine accepts, numbered from 1; each
+// refused line's problem is appended to probs. The caller checks sc.Err() after the loop.
+func checkedLines(sc *bufio.Scanner, file string, probs *Problems) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		for line := 1; sc.Scan(); line++ {
+			raw, p, bad := checkLine(file, line, sc.Text())
+			if bad {
+				*probs = append(*probs, p)
+				continue
+			}
+			if !yield(line, raw) {
+				return
+			}
+		}
+	}
+}
+
 // scanner reads lines up to 1 MiB long (ReadInput's limit is the whole file's).
 func scanner(r io.Reader) *bufio.Scanner {
 	sc := bufio.NewScanner(r)
@@ -130,12 +148,7 @@ func ParseMyCnf(r io.Reader, file string) (*File, error) {
 	in := false
 	seenGroup := map[string]bool{}
 	var probs Problems
-	for line := 1; sc.Scan(); line++ {
-		raw, p, bad := checkLine(file, line, sc.Text())
-		if bad {
-			probs = append(probs, p)
-			continue
-		}
+	for line, raw := range checkedLines(sc, file, &probs) {
 		t := strings.TrimSpace(raw)
 		switch {
 		case t == "" || t[0] == '#' || t[0] == ';':
@@ -309,12 +322,7 @@ func ParseTable(r io.Reader, file string) ([]Setting, error) {
 	var out []Setting
 	var probs Problems
 	sc := scanner(r)
-	for line := 1; sc.Scan(); line++ {
-		raw, p, bad := checkLine(file, line, sc.Text())
-		if bad {
-			probs = append(probs, p)
-			continue
-		}
+	for line, raw := range checkedLines(sc, file, &probs) {
 		t := strings.TrimRight(raw, "\r")
 		var name, value string
 		switch {

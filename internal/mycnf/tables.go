@@ -39,12 +39,7 @@ func ParseTables(r io.Reader, file string) ([]TableInfo, error) {
 	var probs Problems
 	var cols map[string]int
 	var out []TableInfo
-	for line := 1; sc.Scan(); line++ {
-		raw, p, bad := checkLine(file, line, sc.Text())
-		if bad {
-			probs = append(probs, p)
-			continue
-		}
+	for line, raw := range checkedLines(sc, file, &probs) {
 		raw = strings.TrimSuffix(raw, "\r")
 		if strings.TrimSpace(raw) == "" {
 			continue
