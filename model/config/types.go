@@ -262,11 +262,10 @@ type Costs struct {
 	AHIRecDelete Duration `yaml:"ahi_rec_delete,omitempty" zero:"default"`
 	AHILatchX    Duration `yaml:"ahi_latch_x,omitempty" zero:"default"`
 	// MtrCommit and RedoByte are a mini-transaction's commit (log latch, LSN, copy, CRC-32C)
-	// and its cost per redo byte (MtrCommit intercept and slope); FlushListInsert is the
-	// flush_list_mutex pair of a mtr that dirties a clean page (StmtLog/*/dirty − clean).
-	MtrCommit       Duration `yaml:"mtr_commit,omitempty" zero:"default"`
-	RedoByte        Duration `yaml:"redo_byte,omitempty" zero:"default"`
-	FlushListInsert Duration `yaml:"flush_list_insert,omitempty" zero:"default"`
+	// and its cost per redo byte (MtrCommit intercept and slope). The flush-list insertion
+	// of a first-dirtying mtr is the model's flush_list_mutex acquisition, as before.
+	MtrCommit Duration `yaml:"mtr_commit,omitempty" zero:"default"`
+	RedoByte  Duration `yaml:"redo_byte,omitempty" zero:"default"`
 	// SeqWriteCPU + SeqWriteByte × bytes is the kernel CPU of one sequential O_DIRECT write
 	// (the doublewrite batch, the redo log); SyncCPU that of the fdatasync after it
 	// (lab/probe/writecpu, lab/results/machine/writecpu.tsv).

@@ -26,7 +26,7 @@ func pathCostsFrom(c config.Costs) PathCosts {
 		On: c.Paths(), RecCmp: d(c.RecCmp), IndexLatch: d(c.IndexLatch),
 		AHIGuess: d(c.AHIGuess), AHIDescent: d(c.AHIDescent),
 		AHIRecInsert: d(c.AHIRecInsert), AHIRecDelete: d(c.AHIRecDelete), AHILatchX: d(c.AHILatchX),
-		MtrCommit: d(c.MtrCommit), RedoByte: d(c.RedoByte), FlushListInsert: d(c.FlushListInsert),
+		MtrCommit: d(c.MtrCommit), RedoByte: d(c.RedoByte),
 		SeqWriteCPU: d(c.SeqWriteCPU), SeqWriteByte: d(c.SeqWriteByte), SyncCPU: d(c.SyncCPU),
 		StatementSys: d(c.StatementSys),
 	}

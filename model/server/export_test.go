@@ -4,3 +4,6 @@ package server
 
 // GroupPages is the shape function the tablespace limit uses.
 var GroupPages = groupPages
+
+// MutexAcquireCPU is the CPU a Lock charges.
+var MutexAcquireCPU = mutexAcquireCPU

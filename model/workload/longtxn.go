@@ -98,7 +98,7 @@ func (b *LongTransaction) Launch(env Env) (Running, error) {
 				c.statement(co.Statement + co.Row)
 				c.use(tab, b.Write)
 				if b.Write {
-					c.writePK(tab, id)
+					c.writePK(tab, id, server.UpdateInPlace, redoUpdateNonKey)
 					c.writeUndo()
 					srv.Stats.Writes++
 					srv.Stats.IUD++

@@ -253,6 +253,7 @@ func (sb *sysbench) txn(c *client) {
 		sb.indexUpdate(c, tab, sb.id(c, ti))
 		s.Stats.Writes++
 		s.Stats.IUD++
+		t.Mtr(redoCommit) // COMMIT's mtr (trx_write_serialisation_history)
 		t.CommitWait()
 		s.Stats.Commits++
 		c.endTxn()
@@ -264,6 +265,7 @@ func (sb *sysbench) txn(c *client) {
 		sb.rowsK[ti]++
 		s.Stats.Writes++
 		s.Stats.IUD++
+		t.Mtr(redoCommit) // COMMIT's mtr (trx_write_serialisation_history)
 		t.CommitWait()
 		s.Stats.Commits++
 		c.endTxn()
@@ -309,6 +311,7 @@ func (sb *sysbench) txn(c *client) {
 	}
 	c.statement(co.Statement) // COMMIT
 	s.Stats.Others++
+	t.Mtr(redoCommit) // COMMIT's mtr (trx_write_serialisation_history)
 	t.CommitWait()
 	s.Stats.Commits++
 	c.endTxn() // the transaction's metadata locks go with it
@@ -341,41 +344,63 @@ func (sb *sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + 2*co.Row)
 	c.use(tab, true)
-	c.writePK(tab, id)
+	c.writePK(tab, id, server.UpdateInPlace, redoUpdateKey)
 	for _, sec := range tab.Secondary {
 		leaf := secLeaf(sec, id)
 		c.path = sec.Path(c.path[:0], leaf) // delete-mark the old entry
 		c.t.Search(sec, c.path, true)
+		c.t.Change(sec, c.path[len(c.path)-1], server.DeleteMark, redoUpdateKey)
 		c.path = sec.Path(c.path[:0], leaf) // insert k+1: adjacent, same leaf
 		c.t.Search(sec, c.path, true)
+		c.t.Change(sec, c.path[len(c.path)-1], server.Insert, redoUpdateKey)
 	}
 	c.writeUndo()
+	c.t.Mtr(redoUpdateKey) // the undo record's mtr
 }
 
-// writePK descends the primary key to row id's leaf and modifies it.
-func (c *client) writePK(tab *schema.Table, id int64) {
+// writePK descends the primary key to row id's leaf and changes the record (op, a mtr of
+// redo bytes: Thread.Change, charged with the access-path costs on).
+func (c *client) writePK(tab *schema.Table, id int64, op server.ChangeOp, redo int) {
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
 	c.t.Search(tab.Primary, c.path, true)
+	c.t.Change(tab.Primary, c.path[len(c.path)-1], op, redo)
 }
+
+// The redo bytes per mini-transaction of each write statement (MariaDB 10.11's records,
+// model/calib BenchmarkStmtLog, docs/cpu-model.md §7: the statement's redo over its mtrs,
+// split evenly — the per-mtr split is not measured): UPDATE SET k=k+1 106 bytes over 4 mtrs,
+// SET c=? 292 over 2, DELETE 81 over 3, INSERT of the deleted id 458 over 3, INSERT of a new
+// id 268 over 3, COMMIT 56 in 1.
+const (
+	redoUpdateKey    = 106 / 4
+	redoUpdateNonKey = 292 / 2
+	redoDelete       = 81 / 3
+	redoInsertReuse  = 458 / 3
+	redoInsertNew    = 268 / 3
+	redoCommit       = 56
+)
 
 func (sb *sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
 	c.use(tab, true)
-	c.writePK(tab, id)
+	c.writePK(tab, id, server.UpdateInPlace, redoUpdateNonKey)
 	c.writeUndo()
+	c.t.Mtr(redoUpdateNonKey)
 }
 
 func (sb *sysbench) delete(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
 	c.use(tab, true)
-	c.writePK(tab, id)
+	c.writePK(tab, id, server.DeleteMark, redoDelete)
 	for _, sec := range tab.Secondary {
 		c.path = sec.Path(c.path[:0], secLeaf(sec, id))
 		c.t.Search(sec, c.path, true)
+		c.t.Change(sec, c.path[len(c.path)-1], server.DeleteMark, redoDelete)
 	}
 	c.writeUndo()
+	c.t.Mtr(redoDelete)
 }
 
 // insertAt re-inserts row id (sysbench deletes then inserts the same id) with a fresh
@@ -389,12 +414,14 @@ func (sb *sysbench) insertAt(c *client, tab *schema.Table, id int64) {
 	co := &sb.srv.Costs
 	c.statement(co.Statement + co.Row)
 	c.use(tab, true)
-	c.writePK(tab, id)
+	c.writePK(tab, id, server.Update, redoInsertReuse)
 	for _, sec := range tab.Secondary {
 		c.path = sec.Path(c.path[:0], sec.LeafOf(c.r.Int64N(sec.Rows)))
 		c.t.Search(sec, c.path, true)
+		c.t.Change(sec, c.path[len(c.path)-1], server.Insert, redoInsertReuse)
 	}
 	c.writeUndo()
+	c.t.Mtr(redoInsertReuse)
 }
 
 // insert appends a new row at the end of the table (AUTO_INCREMENT id): the last leaf, and a
@@ -411,9 +438,12 @@ func (sb *sysbench) insert(c *client, tab *schema.Table, id int64) {
 	}
 	c.path = ix.Path(c.path[:0], ix.LeafPages()-1)
 	c.t.Search(ix, c.path, true)
+	c.t.Change(ix, c.path[len(c.path)-1], server.Insert, redoInsertNew)
 	for _, sec := range tab.Secondary {
 		c.path = sec.Path(c.path[:0], secLeaf(sec, id))
 		c.t.Search(sec, c.path, true)
+		c.t.Change(sec, c.path[len(c.path)-1], server.Insert, redoInsertNew)
 	}
 	c.writeUndo()
+	c.t.Mtr(redoInsertNew)
 }

@@ -1,0 +1,93 @@
+package server
+
+import (
+	"github.com/ddlsim/ddlsim/model/bufpool"
+	"github.com/ddlsim/ddlsim/model/schema"
+	"github.com/ddlsim/ddlsim/sim"
+)
+
+// ChangeOp is what a record change does to its leaf, as the AHI sees it (docs/cpu-model.md
+// §1, §2.3).
+type ChangeOp uint8
+
+const (
+	// UpdateInPlace is btr_cur_update_in_place (the same size: SET k=k+1 on the clustered
+	// record, SET c=?): on a hashed page it holds the partition latch in X around the update,
+	// the entries unchanged (ahi_latch_x).
+	UpdateInPlace ChangeOp = iota
+	// DeleteMark is a delete mark (row_upd_del_mark_clust_rec, a secondary entry's mark): the
+	// hash is not touched; purge's removal is.
+	DeleteMark
+	// Insert is a record inserted (btr_cur_optimistic_insert):
+	// btr_search_update_hash_on_insert on a hashed page (ahi_rec_insert).
+	Insert
+	// Update is btr_cur_optimistic_update of a record that is deleted and re-inserted on its
+	// page (the insert of a delete-marked id, row_ins_clust_index_entry_by_modify):
+	// btr_search_update_hash_on_delete, then the insert's (ahi_rec_delete + ahi_rec_insert).
+	Update
+)
+
+// Change is the mini-transaction of one record change on leaf of index ix, which the thread
+// has just searched for writing (Search with write): the AHI's maintenance when the leaf is
+// hashed, under the partition's X latch, and the mtr's commit with redo bytes of redo
+// (mtr_commit + redo_byte per byte). Nothing is charged when the access-path costs are off.
+//
+// Simplified: the redo bytes are charged as CPU only; the LSN still advances by the model's
+// flat redo per modified page (Thread.dirty), so the checkpoint age does not yet follow the
+// source's record sizes.
+func (t *Thread) Change(ix *schema.Index, leaf schema.PageID, op ChangeOp, redo int) {
+	s := t.Srv
+	c := &s.Costs.Path
+	if !c.On {
+		return
+	}
+	if s.AHI {
+		t.maintainAHI(ix, leaf, op)
+	}
+	t.Mtr(redo)
+}
+
+// Mtr is the commit of a mini-transaction that wrote redo bytes of redo (mtr_t::commit →
+// finish_writer: the log latch, the LSN, the copy into the log buffer, the CRC-32C).
+func (t *Thread) Mtr(redo int) {
+	s := t.Srv
+	c := &s.Costs.Path
+	if !c.On {
+		return
+	}
+	t.Charge(c.MtrCommit + sim.Time(redo)*c.RedoByte)
+	s.Paths.Mtrs++
+	s.Paths.RedoBytes += uint64(redo)
+}
+
+// maintainAHI is the AHI's part of a record change on a hashed leaf.
+func (t *Thread) maintainAHI(ix *schema.Index, leaf schema.PageID, op ChangeOp) {
+	s := t.Srv
+	c := &s.Costs.Path
+	if op == DeleteMark {
+		return
+	}
+	in := s.InstanceOf(leaf)
+	f := in.BP.Lookup(bufpool.PageID(leaf))
+	if f == bufpool.Nil || !in.BP.HasAHI(f) {
+		return
+	}
+	part := s.ahiPartOf(ix)
+	var d sim.Time
+	switch op {
+	case UpdateInPlace:
+		d = c.AHILatchX
+	case Insert:
+		d = c.AHIRecInsert
+	case Update:
+		d = c.AHIRecDelete + c.AHIRecInsert
+	}
+	t.xLock(part)
+	t.Charge(d)
+	if op == Insert {
+		part.entries++
+	}
+	t.xUnlock(part)
+	s.Paths.AHIRecChanges++
+	s.Paths.AHIWriteLatches++
+}
