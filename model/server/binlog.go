@@ -28,11 +28,11 @@ const (
 )
 
 type binlog struct {
-	sync    int                   // sync_binlog
-	log     *sim.Mutex            // LOCK_log: one group writes and syncs at a time
-	written uint64                // bytes appended to the binlog file
-	synced  uint64                // bytes made durable
-	groups  uint64                // write (+ sync) rounds
+	sync    int        // sync_binlog
+	log     *sim.Mutex // LOCK_log: one group writes and syncs at a time
+	written uint64     // bytes appended to the binlog file
+	synced  uint64     // bytes made durable
+	groups  uint64     // write (+ sync) rounds
 	events  map[*schema.Table]uint64
 	readers map[*schema.Table]*BinlogReader
 }
