@@ -136,9 +136,6 @@ type OSCStats struct {
 	CopyTime                                       sim.Time
 }
 
-// LastOSC is the stats of the last tool run on each table name (read by tests).
-var LastOSC = map[string]*OSCStats{}
-
 // shadow is the tool's new table: the original's shape plus the new index, in a new
 // tablespace; leaves are created on their first write (a page allocation), later writes
 // modify them.
@@ -295,7 +292,7 @@ func (o *CreateIndex) runPtOSC(x *Exec) {
 	t, srv, tab := x.T, x.Srv, x.Table
 	p := o.PtOSC
 	st := &OSCStats{}
-	LastOSC[tab.Name] = st
+	x.R.OSC = st
 	var sh *shadow
 	x.Phase("create_table", func() server.ScanStats {
 		roundTrip(t, 3) // SHOW CREATE TABLE, CREATE TABLE, ALTER TABLE (empty)
@@ -393,7 +390,7 @@ func (o *CreateIndex) runGhOst(x *Exec) {
 	t, srv, tab := x.T, x.Srv, x.Table
 	g := o.GhOst
 	st := &OSCStats{}
-	LastOSC[tab.Name] = st
+	x.R.OSC = st
 	var sh *shadow
 	var rd *server.BinlogReader
 	x.Phase("create_table", func() server.ScanStats {
