@@ -356,6 +356,7 @@ func (sb *sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 func (c *client) writePK(tab *schema.Table, id int64) {
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
 	c.t.Search(tab.Primary, c.path, true)
+	c.t.RowChanged(tab, id) // its binlog event and the table's triggers
 }
 
 func (sb *sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
@@ -411,6 +412,7 @@ func (sb *sysbench) insert(c *client, tab *schema.Table, id int64) {
 	}
 	c.path = ix.Path(c.path[:0], ix.LeafPages()-1)
 	c.t.Search(ix, c.path, true)
+	c.t.RowChanged(tab, id)
 	for _, sec := range tab.Secondary {
 		c.path = sec.Path(c.path[:0], secLeaf(sec, id))
 		c.t.Search(sec, c.path, true)
