@@ -239,7 +239,47 @@ type Costs struct {
 	// PageWriteCPU is the same for one data-file write operation (one page, or one
 	// doublewrite batch written sequentially), charged to the thread that submits it.
 	PageWriteCPU Duration `yaml:"page_write_cpu"`
+
+	// The access-path costs (docs/cpu-model.md §9.1), opt-in: a profile that writes none of
+	// them (rec_cmp and index_latch both 0) is charged as before. Each is measured by a
+	// model/calib benchmark or the lab's probe; page_hit is then the measured page access.
+	//
+	// RecCmp is one compare of a page search (page_cur_search_with_match): a descent does
+	// log2(n_recs/4) + 2.5 of them per level (benchmark PageSearch).
+	RecCmp Duration `yaml:"rec_cmp,omitempty" zero:"default"`
+	// IndexLatch is a descent's index S latch and its release (Descent − Σ levels).
+	IndexLatch Duration `yaml:"index_latch,omitempty" zero:"default"`
+	// AHIGuess is btr_search_guess_on_hash: the fold, the partition's S latch, the chain walk
+	// and the record check (AHIGuess), charged instead of the upper levels of a descent.
+	AHIGuess Duration `yaml:"ahi_guess,omitempty" zero:"default"`
+	// AHIDescent is the extra of a descent with the AHI on: the bytewise leaf search and
+	// btr_search_info_update (Descent/*-ahi-on − Descent/*).
+	AHIDescent Duration `yaml:"ahi_descent,omitempty" zero:"default"`
+	// AHIRecInsert and AHIRecDelete are btr_search_update_hash_on_insert / _on_delete for a
+	// record changed on a hashed page, under the partition's X latch (AHIRecord); AHILatchX
+	// is the X latch pair btr_cur_update_in_place takes on a hashed page (AHILatch).
+	AHIRecInsert Duration `yaml:"ahi_rec_insert,omitempty" zero:"default"`
+	AHIRecDelete Duration `yaml:"ahi_rec_delete,omitempty" zero:"default"`
+	AHILatchX    Duration `yaml:"ahi_latch_x,omitempty" zero:"default"`
+	// MtrCommit and RedoByte are a mini-transaction's commit (log latch, LSN, copy, CRC-32C)
+	// and its cost per redo byte (MtrCommit intercept and slope); FlushListInsert is the
+	// flush_list_mutex pair of a mtr that dirties a clean page (StmtLog/*/dirty − clean).
+	MtrCommit       Duration `yaml:"mtr_commit,omitempty" zero:"default"`
+	RedoByte        Duration `yaml:"redo_byte,omitempty" zero:"default"`
+	FlushListInsert Duration `yaml:"flush_list_insert,omitempty" zero:"default"`
+	// SeqWriteCPU + SeqWriteByte × bytes is the kernel CPU of one sequential O_DIRECT write
+	// (the doublewrite batch, the redo log); SyncCPU that of the fdatasync after it
+	// (lab/probe/writecpu, lab/results/machine/writecpu.tsv).
+	SeqWriteCPU  Duration `yaml:"seq_write_cpu,omitempty" zero:"default"`
+	SeqWriteByte Duration `yaml:"seq_write_byte,omitempty" zero:"default"`
+	SyncCPU      Duration `yaml:"sync_cpu,omitempty" zero:"default"`
+	// StatementSys is the per-statement kernel CPU of the protocol and the socket (fitted with
+	// statement on the fit cell, docs/cpu-model.md §4); charged with statement.
+	StatementSys Duration `yaml:"statement_sys,omitempty" zero:"default"`
 }
+
+// Paths reports whether the profile charges CPU by access path (docs/cpu-model.md §9).
+func (c *Costs) Paths() bool { return c.RecCmp > 0 || c.IndexLatch > 0 }
 
 // MySQL is the configuration subset the model reads, with MySQL's names and defaults. The
 // mysql: block takes MySQL's own spellings (hyphens, bare integers in a variable's native

@@ -19,6 +19,8 @@ type Costs struct {
 	// PageReadCPU, PageWriteCPU: server CPU per data-file page read / write operation
 	// submitted (syscall, block layer, completion); the sleep around a wait is ContextSwitch.
 	PageReadCPU, PageWriteCPU sim.Time
+	// Path is the access-path costs (cost.go); Path.On false: not charged.
+	Path PathCosts
 }
 
 func costsFrom(c config.Costs) Costs {
@@ -31,6 +33,7 @@ func costsFrom(c config.Costs) Costs {
 		PageFree: d(c.PageFree), PageFlushCPU: d(c.PageFlushCPU), SortRow: d(c.SortRow),
 		MergeRow: d(c.MergeRow), LoadRow: d(c.LoadRow), Connect: d(c.Connect),
 		TempTableRow: d(c.TempTableRow), PageReadCPU: d(c.PageReadCPU), PageWriteCPU: d(c.PageWriteCPU),
+		Path: pathCostsFrom(c),
 	}
 }
 
@@ -45,6 +48,8 @@ type Server struct {
 	Inst     []*Instance
 	Costs    Costs
 	PageSize int64
+	// Paths counts the access-path model's operations (cost.go).
+	Paths PathStats
 	// FS is the profile's file-system call costs (hardware.fs; zero: not measured).
 	FS config.FS
 	// Ver is the server version and Traits what its InnoDB does differently

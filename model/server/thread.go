@@ -132,6 +132,10 @@ func (t *Thread) WritePath(path []schema.PageID) {
 // Search is a B-tree search of index ix along path (root to leaf), reading the leaf or, with
 // write, modifying it; the adaptive hash index learns from it (Searched).
 func (t *Thread) Search(ix *schema.Index, path []schema.PageID, write bool) {
+	if t.Srv.Costs.Path.On {
+		t.lookup(ix, path, write) // by access path: a guess or a descent (lookup.go)
+		return
+	}
 	last := len(path) - 1
 	for _, p := range path[:last] {
 		t.access(p, false)
