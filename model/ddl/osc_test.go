@@ -9,9 +9,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/ddl"
-	"github.com/ddlsim/ddlsim/model/runner"
 	"github.com/ddlsim/ddlsim/model/server"
 	"github.com/ddlsim/ddlsim/sim"
 )
@@ -52,15 +50,7 @@ type sample struct {
 func runOSC(t *testing.T, ver, pool, policy string, rate int, method, opts string) oscRun {
 	t.Helper()
 	y := fmt.Sprintf(oscYAML, ver, pool, policy, rate, method, opts)
-	sc, err := config.LoadBytes("osc-test.yaml", []byte(y), "../../scenarios")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := runner.Build(sc, runner.BuildOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(m.Close)
+	_, m := build(t, "osc-test.yaml", y)
 	if err := m.Start(); err != nil {
 		t.Fatal(err)
 	}
