@@ -26,10 +26,13 @@ var registry = []Entry{
 		New: func() config.Params { return new(IndexedParams) }}, newIndexed},
 }
 
-func init() {
-	for _, e := range registry {
-		config.RegisterPolicy(e.Kind)
+// Kinds lists the policies, for the assembly's config.Schema (model/runner).
+func Kinds() []config.Kind {
+	out := make([]config.Kind, len(registry))
+	for i, e := range registry {
+		out[i] = e.Kind
 	}
+	return out
 }
 
 // Names lists the registered policies, sorted.

@@ -8,13 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/ddlsim/ddlsim/model/workload/workloadtest" // test_panic
+	"github.com/ddlsim/ddlsim/model/workload/workloadtest"
 )
 
 // A panic is a bug report: exit 1, the seed, the configuration hash and the reproducing
 // command on stderr, and a crash file with all of it and the stack — for run and for one run
 // of a compare (a worker goroutine, which would otherwise take the process down).
 func TestPanicIsABugReport(t *testing.T) {
+	workloadtest.Install()
 	dir := t.TempDir()
 	old := crashDir
 	crashDir = func() string { return dir }

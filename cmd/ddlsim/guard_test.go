@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ddlsim/ddlsim/internal/output"
+	"github.com/ddlsim/ddlsim/model/workload/workloadtest"
 )
 
 // Issue 28: every command guards its inputs and its --out as run does. Each refusal here
@@ -367,6 +368,7 @@ func TestResultsDirectoryChecked(t *testing.T) {
 // "with TMPDIR unwritable a crash loses its stack but still says 'report it with that
 // file'": the report goes to stderr instead.
 func TestCrashWithoutWritableTmpdir(t *testing.T) {
+	workloadtest.Install()
 	dir := t.TempDir()
 	old := crashDir
 	crashDir = func() string { return filepath.Join(dir, "no-such-dir") }

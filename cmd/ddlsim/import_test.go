@@ -43,16 +43,19 @@ func TestImportMyCnf(t *testing.T) {
 	}
 	used := regexp.MustCompile(`mysql: (\d+) variables the model reads`).FindStringSubmatch(out)
 	ignored := regexp.MustCompile(`ignored: (\d+) real server variables`).FindStringSubmatch(out)
-	if used == nil || ignored == nil || used[1] != "17" || ignored[1] != "58" || strings.Contains(out, "unknown:") || n != 17-2+58 {
-		// 15 from the file (innodb_online_alter_log_max_size among them), innodb_old_blocks_pct and innodb_page_size from SHOW VARIABLES
+	if used == nil || ignored == nil || used[1] != "19" || ignored[1] != "56" || strings.Contains(out, "unknown:") || n != 19-2+56 {
+		// 17 from the file (innodb_online_alter_log_max_size, log-bin and sync_binlog among them), innodb_old_blocks_pct and innodb_page_size from SHOW VARIABLES
 		t.Errorf("import summary (my.cnf has %d settings):\n%s", n, out)
 	}
-	for _, want := range []string{"innodb_flush_method", "max_connections", "sync_binlog", "rpl_semi_sync_source_enabled", "innodb_lock_wait_timeout"} {
+	for _, want := range []string{"innodb_flush_method", "max_connections", "binlog_format", "rpl_semi_sync_source_enabled", "innodb_lock_wait_timeout"} {
 		if !strings.Contains(ignored[0]+out[strings.Index(out, "ignored:"):], want) {
 			t.Errorf("ignored list lacks %s", want)
 		}
 	}
 	scen, _ := os.ReadFile(filepath.Join(dir, "prod.yaml"))
+	if !regexp.MustCompile(`(?m)^  log_bin: on .*log-bin\s+= /var/lib/mysql/binlog/mysql-bin`).Match(scen) {
+		t.Errorf("my.cnf's log-bin=basename is not imported as log_bin: on:\n%s", scen)
+	}
 	prof, _ := os.ReadFile(filepath.Join(dir, "prod-profile.yaml"))
 	for _, want := range []string{
 		`version: "8.0.36"`,
@@ -83,7 +86,7 @@ func TestImportMyCnf(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "hardware: prod (16 cores, 63394MiB)") || !strings.Contains(out, "pool: 48GiB x 16") {
 		t.Fatalf("run: exit %d\n%s%s", code, out, stderr)
 	}
-	if !strings.Contains(stderr, "warning: mysql.user: 58 MySQL variables the model does not use are ignored") ||
+	if !strings.Contains(stderr, "warning: mysql.user: 56 MySQL variables the model does not use are ignored") ||
 		!strings.Contains(stderr, "innodb_flush_method, innodb_lock_wait_timeout") {
 		t.Errorf("run warnings:\n%s", stderr)
 	}

@@ -61,6 +61,11 @@ func Build(in Inputs) (*Result, error) {
 	vals := map[string]value{}
 	var order []string
 	set := func(s Setting) {
+		if s.Name == "log_bin" && !isBoolText(s.Value) {
+			// my.cnf's log-bin[=basename] (mysqld --log-bin): a file name enables the binary
+			// log; the variable log_bin is then ON.
+			s.Value = "ON"
+		}
 		if _, ok := vals[s.Name]; !ok {
 			order = append(order, s.Name)
 		}
@@ -532,3 +537,12 @@ func yamlScalar(s string) string {
 var variableName = regexp.MustCompile(`^[a-z0-9_]{1,128}$`)
 
 var plainSafe = regexp.MustCompile(`^[A-Za-z0-9_./+@%-]+$`)
+
+// isBoolText reports whether s is one of the boolean spellings a server option takes.
+func isBoolText(s string) bool {
+	switch strings.ToLower(s) {
+	case "on", "off", "true", "false", "yes", "no", "1", "0":
+		return true
+	}
+	return false
+}

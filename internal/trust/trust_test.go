@@ -10,7 +10,7 @@ import (
 
 	"github.com/ddlsim/ddlsim/internal/validate"
 	"github.com/ddlsim/ddlsim/model/config"
-	_ "github.com/ddlsim/ddlsim/model/runner" // registers the DDL operations and workloads
+	_ "github.com/ddlsim/ddlsim/model/runner" // installs the assembly's schema (DDL operations, workloads, policies)
 )
 
 func load(t *testing.T, path string) *config.Scenario {

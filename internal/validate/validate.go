@@ -8,7 +8,6 @@
 package validate
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -492,18 +491,6 @@ func fieldValue(hw *config.Hardware, path string) (string, error) {
 		}
 	}
 	return s, nil
-}
-
-// Marshal is the results file's text: indented JSON with a final newline.
-func (r *Results) Marshal() ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // MaxResultsSize is the largest validation results file read: the committed one is about

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ddlsim/ddlsim/model/config"
-	"github.com/ddlsim/ddlsim/model/runner" // registers every DDL operation, workload and policy
+	"github.com/ddlsim/ddlsim/model/runner" // installs the assembly's schema (every DDL operation, workload and policy)
 )
 
 // fuzzBase is where a fuzzed scenario's hardware path resolves from: the shipped scenarios,

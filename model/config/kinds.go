@@ -15,7 +15,9 @@ import (
 // its YAML fields as a Go struct; the loader decodes them with positions, applies the kind's
 // defaults and runs its checks with every other validation, so a bad parameter of any kind is
 // reported at file:line:col before anything runs. config never imports those packages: the
-// registration runs from their init functions, and a binary that links them knows their kinds.
+// assembly (model/runner's Schema) lists every kind and installs them in one call (Install),
+// so what config knows never depends on which packages a binary links or in what order their
+// init functions ran.
 
 // Params is one kind's typed parameter block: a pointer to a struct whose exported fields are
 // the kind's YAML keys (with `yaml` tags and config's unit types, like the rest of the schema).
@@ -56,22 +58,23 @@ type family struct {
 	kinds map[string]Kind
 }
 
-func (f *family) register(k Kind) {
-	if k.Name == "" || k.New == nil {
-		panic(fmt.Sprintf("config: %s registered without a name or a New", f.what))
-	}
-	if p := k.New(); reflect.TypeOf(p).Kind() != reflect.Pointer || reflect.TypeOf(p).Elem().Kind() != reflect.Struct {
-		panic(fmt.Sprintf("config: %s %q: New must return a pointer to a struct", f.what, k.Name))
+func (f *family) set(ks []Kind) {
+	m := make(map[string]Kind, len(ks))
+	for _, k := range ks {
+		if k.Name == "" || k.New == nil {
+			panic(fmt.Sprintf("config: %s installed without a name or a New", f.what))
+		}
+		if p := k.New(); reflect.TypeOf(p).Kind() != reflect.Pointer || reflect.TypeOf(p).Elem().Kind() != reflect.Struct {
+			panic(fmt.Sprintf("config: %s %q: New must return a pointer to a struct", f.what, k.Name))
+		}
+		if _, dup := m[k.Name]; dup {
+			panic(fmt.Sprintf("config: %s %q installed twice", f.what, k.Name))
+		}
+		m[k.Name] = k
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.kinds == nil {
-		f.kinds = map[string]Kind{}
-	}
-	if _, dup := f.kinds[k.Name]; dup {
-		panic(fmt.Sprintf("config: %s %q registered twice", f.what, k.Name))
-	}
-	f.kinds[k.Name] = k
+	f.kinds = m
 }
 
 func (f *family) get(name string) (Kind, bool) {
@@ -104,7 +107,7 @@ func (f *family) names() []string {
 func (f *family) unknown(name string) string {
 	names := f.names()
 	if len(names) == 0 {
-		return fmt.Sprintf("unknown %s %q: no %ss are registered in this build (link model/runner)", f.what, name, f.what)
+		return fmt.Sprintf("unknown %s %q: no %ss are installed (the assembly, model/runner, installs them: config.Install(runner.Schema()))", f.what, name, f.what)
 	}
 	msg := fmt.Sprintf("unknown %s", f.what)
 	if s := suggest(name, names); s != "" {
@@ -119,14 +122,31 @@ var (
 	policyKinds   = &family{what: "policy"}
 )
 
-// RegisterDDL adds a DDL operation kind (model/ddl does, for each of its operations).
-func RegisterDDL(k Kind) { ddlKinds.register(k) }
+// Schema is everything above config that the loader consults: the open kinds, the function
+// that shapes a data group into tables (the tablespace limit) and the warnings only a kind's
+// package can compute. The assembly builds it (model/runner.Schema) and installs it.
+type Schema struct {
+	DDL, Workloads, Policies []Kind
+	// DataShape sizes a data group's largest table (model/server's groupPages); nil: the
+	// tablespace limit is judged only for groups given by size.
+	DataShape DataShape
+	// Warners find warnings only a kind's package can compute (model/ddl: an index build's
+	// sort files against the temp device's capacity); they run, in this order, with the
+	// loader's own warnings on every scenario that validated.
+	Warners []func(sc *Scenario) []Warning
+}
 
-// RegisterWorkload adds a workload kind.
-func RegisterWorkload(k Kind) { workloadKinds.register(k) }
-
-// RegisterPolicy adds a buffer-pool policy kind.
-func RegisterPolicy(k Kind) { policyKinds.register(k) }
+// Install replaces what the loader knows with s, all at once (a kind named twice in one
+// family, or without a name or a New, panics: a bug of the assembly).
+func Install(s Schema) {
+	ddlKinds.set(s.DDL)
+	workloadKinds.set(s.Workloads)
+	policyKinds.set(s.Policies)
+	shapeMu.Lock()
+	dataShape = s.DataShape
+	warners = slices.Clone(s.Warners)
+	shapeMu.Unlock()
+}
 
 // DDLKinds lists the registered DDL operations, sorted by name.
 func DDLKinds() []Kind { return ddlKinds.list() }

@@ -158,7 +158,7 @@ type Clients interface {
 
 // DataShape returns the size in pages of the largest table of data group t at page size
 // pageSize (math.MaxInt64 when it does not even fit the arithmetic). The package that shapes
-// tables (model/server) registers it, like the kinds; without it the tablespace limit is
+// tables (model/server) provides it, and the assembly installs it with the kinds (Schema); without it the tablespace limit is
 // judged only for groups given by size.
 type DataShape func(t Table, pageSize int64) int64
 
@@ -166,13 +166,6 @@ var (
 	shapeMu   sync.RWMutex
 	dataShape DataShape
 )
-
-// RegisterDataShape installs the table-shaping function the tablespace limit uses.
-func RegisterDataShape(f DataShape) {
-	shapeMu.Lock()
-	defer shapeMu.Unlock()
-	dataShape = f
-}
 
 func shapeOf() DataShape {
 	shapeMu.RLock()

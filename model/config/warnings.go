@@ -22,21 +22,20 @@ const (
 	WarnEvery = Millisecond
 )
 
-// Warning is a finding a registered kind's package makes about a scenario (RegisterWarner):
+// Warning is a finding a kind's package makes about a scenario (Schema.Warners):
 // the full path of the field it is about and the text.
 type Warning struct{ Path, Msg string }
 
+// warners are the installed Schema.Warners (guarded by shapeMu).
 var warners []func(sc *Scenario) []Warning
-
-// RegisterWarner adds a check that finds warnings only a kind's package can compute (model/ddl:
-// an index build's sort files against the temp device's capacity); it runs with the loader's
-// own warnings on every scenario that validated.
-func RegisterWarner(f func(sc *Scenario) []Warning) { warners = append(warners, f) }
 
 func warnChecks(sc *Scenario) []verr {
 	var out []verr
 	add := func(path, msg string) { out = append(out, verr{path: path, msg: msg}) }
-	for _, w := range warners {
+	shapeMu.RLock()
+	ws := warners
+	shapeMu.RUnlock()
+	for _, w := range ws {
 		for _, x := range w(sc) {
 			add(x.Path, x.Msg)
 		}

@@ -19,6 +19,12 @@ type CreateIndex struct {
 	// OneAtATime builds the `indexes` with consecutive one-index statements (each rescans
 	// the clustered index) instead of one statement building all of them from one scan.
 	OneAtATime bool `yaml:"one_at_a_time,omitempty"`
+	// Method is how the index is added: native (the server's online ALTER, the default),
+	// pt-osc (pt-online-schema-change) or gh-ost, with the tool's options in pt_osc / gh_ost
+	// (osc.go, docs/osc.md).
+	Method string `yaml:"method,omitempty"`
+	PtOSC  *PtOSC `yaml:"pt_osc,omitempty"`
+	GhOst  *GhOst `yaml:"gh_ost,omitempty"`
 }
 
 // Engines lists the storage engines whose index build is modelled.
@@ -27,6 +33,7 @@ var Engines = []string{"innodb", "myrocks"}
 func (o *CreateIndex) Defaults(sc *config.Scenario, d config.Defaulter) {
 	d.Def("indexes", o.Indexes == 0, func() { o.Indexes = 1 })
 	d.Def("engine", o.Engine == "", func() { o.Engine = "innodb" })
+	o.oscDefaults(d)
 	if o.Engine == "myrocks" {
 		// MyRocks' compiled-in defaults (ha_rocksdb.cc RDB_DEFAULT_MERGE_BUF_SIZE,
 		// RDB_DEFAULT_MERGE_COMBINE_READ_SIZE), filled in only when a MyRocks build is
@@ -43,9 +50,13 @@ func (o *CreateIndex) Check(sc *config.Scenario, c *config.Checker) {
 	}
 	c.Field("indexes", o.Indexes, config.AtLeast(1, "at least 1 index"))
 	c.Field("engine", o.Engine, config.OneOf(Engines...))
+	o.oscCheck(sc, c)
 }
 
 func (o *CreateIndex) Stages() []Stage {
+	if o.Method != "" && o.Method != "native" {
+		return oscStages()
+	}
 	return []Stage{
 		{Name: "prepare", MDL: server.MDLExclusive},
 		{Name: "build", MDL: server.MDLSharedUpgradable, Phases: []string{"scan", "merge", "merge_pass_*", "load", "observer_flush", "row_log_apply"}},
@@ -54,6 +65,14 @@ func (o *CreateIndex) Stages() []Stage {
 }
 
 func (o *CreateIndex) Run(x *Exec) {
+	switch o.Method {
+	case "pt-osc":
+		o.runPtOSC(x)
+		return
+	case "gh-ost":
+		o.runGhOst(x)
+		return
+	}
 	t, srv, tab, sp := x.T, x.Srv, x.Table, x.Space
 	n := max(o.Indexes, 1)
 	// Each index from its own definition: the table kind's indexes on these columns (the

@@ -66,6 +66,7 @@ type Result struct {
 	metrics.DDLResult
 	Start, End sim.Time
 	Phases     []Phase
+	OSC        *OSCStats // what pt-osc or gh-ost did (nil for the native path)
 }
 
 // Phase is a named interval.

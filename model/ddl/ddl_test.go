@@ -54,15 +54,7 @@ type opRun struct {
 
 func runOp(t *testing.T, ver, policy, op string) opRun {
 	t.Helper()
-	sc, err := config.LoadBytes("ddl-op.yaml", []byte(fmt.Sprintf(opYAML, ver, policy, op)), "../../scenarios")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := runner.Build(sc, runner.BuildOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(m.Close)
+	sc, m := build(t, "ddl-op.yaml", fmt.Sprintf(opYAML, ver, policy, op))
 	srv := m.Server
 	ev := sc.Schedule[0]
 	tabs := srv.ResolveTables("t", false)
@@ -96,6 +88,22 @@ func runOp(t *testing.T, ver, policy, op string) opRun {
 	}
 	t.Logf("%s %s %s: %d resident, %d dirty; visited %d, freed %d, flushed %d; phases %v", ver, policy, op, o.pages, o.dirty, o.r.NodesVisited, o.r.PagesFreed, o.r.PagesFlushed, o.r.Phases)
 	return o
+}
+
+// build loads the scenario text y (named name, profiles from scenarios/) and builds its model,
+// closed when the test ends.
+func build(t *testing.T, name, y string) (*config.Scenario, *runner.Model) {
+	t.Helper()
+	sc, err := config.LoadBytes(name, []byte(y), "../../scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := runner.Build(sc, runner.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return sc, m
 }
 
 // census counts the resident pages of space (those that keep is true for, when keep is set)

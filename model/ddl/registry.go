@@ -15,8 +15,5 @@ var operations = []config.Kind{
 	{Name: "undo_truncate", Doc: "undo tablespace truncation (innodb_undo_log_truncate): its pages dropped", New: func() config.Params { return new(UndoTruncate) }, NoTable: true},
 }
 
-func init() {
-	for _, k := range operations {
-		config.RegisterDDL(k)
-	}
-}
+// Kinds lists the DDL operations, for the assembly's config.Schema (model/runner).
+func Kinds() []config.Kind { return operations }

@@ -11,7 +11,8 @@ import (
 // the run (a warning), as the build itself fails when it runs out (indexbuild's allocTemp:
 // ER_TEMP_FILE_WRITE_FAILURE, what the server reports when innodb_tmpdir fills).
 
-func init() { config.RegisterWarner(tempWarnings) }
+// TempWarnings is the sort-file check, one of the assembly's config.Schema.Warners.
+func TempWarnings(sc *config.Scenario) []config.Warning { return tempWarnings(sc) }
 
 // sortFileBytes is the temp space a merge sort of rows entries of entryBytes needs at its
 // peak: the runs written by the scan, and the merge writing each pass into a second file of

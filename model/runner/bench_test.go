@@ -3,6 +3,7 @@ package runner_test
 import (
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -13,56 +14,53 @@ import (
 	"github.com/ddlsim/ddlsim/sim"
 )
 
-// steadyYAML is the 8c-64g steady sysbench load with a realistically large pool (48 GiB,
-// 16 × 2.5M rows), used when scenarios/steady-8c-64g.yaml does not exist.
-const steadyYAML = `
-name: steady-8c-64g-bench
-seed: 42
-hardware: profiles/8c-64g.yaml
-mysql:
-  version: "8.0.18"
-  innodb_buffer_pool_size: 48GiB
-  innodb_buffer_pool_instances: 8
-policy: fullscan
-data:
-  - {name: sbtest, tables: 16, rows: 2500k}
-warm: {fill: 0.95}
-warmup: 5s
-duration: 20s
-workload:
-  - sysbench: {mix: oltp_read_write, threads: 32, tables: sbtest, rand: special}
-report: {interval: 1s}
-`
-
-func steadyScenario(b *testing.B) *config.Scenario {
-	if _, err := os.Stat("../../scenarios/steady-8c-64g.yaml"); err == nil {
-		sc, err := config.Load("../../scenarios/steady-8c-64g.yaml")
-		if err != nil {
-			b.Fatal(err)
-		}
-		return sc
+// benchSets are the --set overrides of DDLSIM_BENCH_SET (comma-separated, e.g.
+// DDLSIM_BENCH_SET=warmup=2s,duration=10s), applied after a benchmark's own: a shortened
+// whole-model benchmark for a quick before/after (docs/performance.md). Empty: the full one.
+func benchSets() []string {
+	v := os.Getenv("DDLSIM_BENCH_SET")
+	if v == "" {
+		return nil
 	}
-	return load(b, steadyYAML)
+	return strings.Split(v, ",")
 }
 
-// BenchmarkSteady8c64g reports, for the steady load built and started as runner.Run does but
-// run without the per-second recorder, virtual seconds per wall second (vs/s, warm-up included), simulated
-// page accesses (server Stats Hits+Misses) per wall second and kernel events per wall second.
-// Pool build + warm fill is timed separately (build-s).
+// benchScenario loads a shipped scenario with the benchmark's overrides sets, then
+// DDLSIM_BENCH_SET's.
+func benchScenario(b *testing.B, path string, sets ...string) *config.Scenario {
+	b.Helper()
+	sc, err := config.LoadWith(path, append(sets, benchSets()...), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sc
+}
+
+func steadyScenario(b *testing.B) *config.Scenario {
+	return benchScenario(b, "../../scenarios/steady-8c-64g.yaml")
+}
+
+// BenchmarkSteady8c64g is scenarios/steady-8c-64g.yaml (48 GiB pool, 32 sysbench threads,
+// 80 virtual s) built and started as runner.Run does but run without the per-second
+// recorder. It reports virtual seconds per CPU second of the process (vs/cpu-s: getrusage
+// user + system, warm-up included; issue 27's target is ≥ 45) and per wall second (vs/s),
+// simulated page accesses (server Stats Hits+Misses) and kernel events per wall second.
+// Pool build + warm fill is timed separately (build-s) and not in either rate.
+//
+//	go test -run '^$' -bench 'Steady8c64g$' -benchtime 1x -count 5 ./model/runner/
 func BenchmarkSteady8c64g(b *testing.B) {
 	benchSteady(b, steadyScenario(b))
 }
 
 // BenchmarkSteady80c256g is BenchmarkSteady8c64g on scenarios/steady-80c-256g.yaml (a 192 GiB
-// pool, 256 threads), shortened to 10 s of warm-up and 20 s measured with --set: vs/s is
-// the real-time factor (target ≥ 3); bytes/frame is the heap in use after the build per pool
-// frame (the RSS per frame of a `ddlsim run` is in docs/performance.md).
+// pool, 256 threads), shortened to 10 s of warm-up and 20 s measured with --set: vs/cpu-s
+// (issue 27's target ≥ 5) and vs/s, the real-time factor; bytes/frame is the heap in use
+// after the build per pool frame (the RSS per frame of a `ddlsim run` is in
+// docs/performance.md).
+//
+//	go test -run '^$' -bench 'Steady80c256g$' -benchtime 1x -count 5 ./model/runner/
 func BenchmarkSteady80c256g(b *testing.B) {
-	sc, err := config.LoadWith("../../scenarios/steady-80c-256g.yaml", []string{"warmup=10s", "duration=20s"}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchSteady(b, sc)
+	benchSteady(b, benchScenario(b, "../../scenarios/steady-80c-256g.yaml", "warmup=10s", "duration=20s"))
 }
 
 // cpuTime is the process's user + system CPU time so far: on a shared machine it moves
@@ -183,18 +181,18 @@ func BenchmarkReproductionScenarios(b *testing.B) {
 // BenchmarkDBACompare is the DBA's question (scenarios/dba-16c-128g.yaml: 16 cores, a 96 GiB
 // pool, 64 sysbench threads, CREATE INDEX on a 20 GB table): the three policies once each,
 // each run until its DDL is done (until_ddl_done), on GOMAXPROCS workers as `ddlsim compare
-// --seeds 1` runs them. It fails when a run hit the cap. Target: ≤ 120 s a set on 2 cores.
+// --seeds 1` runs them. cpu-s/set is the process's user + system CPU time of the set
+// (getrusage; issue 27's target ≤ 40), wall-s/set its wall time. It fails when a run hit
+// the cap, unless DDLSIM_BENCH_SET shortened it (e.g. duration=60s: every run stops at
+// 70 virtual s, its DDL unfinished).
 //
-//	go test -run '^$' -bench DBACompare -benchtime 1x -count 3 ./model/runner/
+//	go test -run '^$' -bench DBACompare -benchtime 1x -count 5 ./model/runner/
 func BenchmarkDBACompare(b *testing.B) {
 	var scs []*config.Scenario
 	for _, pol := range []string{"fullscan", "lazy", "indexed"} {
-		sc, err := config.LoadWith("../../scenarios/dba-16c-128g.yaml", []string{"policy=" + pol}, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		scs = append(scs, sc)
+		scs = append(scs, benchScenario(b, "../../scenarios/dba-16c-128g.yaml", "policy="+pol))
 	}
+	shortened := benchSets() != nil
 	workers := runtime.GOMAXPROCS(0)
 	var virt, cpu float64
 	b.ResetTimer()
@@ -213,7 +211,7 @@ func BenchmarkDBACompare(b *testing.B) {
 						b.Error(err)
 						continue
 					}
-					if r.HitCap {
+					if r.HitCap && !shortened {
 						b.Errorf("%s: hit the cap (%s) with its DDL unfinished", sc.Policy, sc.Duration)
 					}
 					mu.Lock()

@@ -7,7 +7,7 @@ import (
 
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/runner"
-	_ "github.com/ddlsim/ddlsim/model/workload/workloadtest" // test_panic
+	"github.com/ddlsim/ddlsim/model/workload/workloadtest"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
@@ -27,6 +27,7 @@ workload:
 // A panic in a simulated thread comes back from Run as a *PanicError with what a bug report
 // needs; it does not crash the caller.
 func TestRunPanicIsAnError(t *testing.T) {
+	workloadtest.Install()
 	sc := load(t, panicScenario)
 	_, err := runner.Run(sc, runner.Options{})
 	var pe *runner.PanicError

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ddlsim/ddlsim/model/bufpool"
@@ -9,30 +10,54 @@ import (
 	"github.com/ddlsim/ddlsim/sim"
 )
 
+// zeroCostCosts are every hardware cost a profile must give, all 0: a test's scenario sets
+// the ones under test with freeCostHardware and leaves the rest free on purpose (a cost left
+// out of a profile is an error).
+var zeroCostCosts = []string{"page_read_cpu", "page_write_cpu", "context_switch", "page_hit", "page_miss",
+	"list_node", "row", "statement", "commit", "mutex_handoff", "mutex_spin", "ahi_fold", "ahi_node",
+	"block_scan", "page_free", "page_flush_cpu", "sort_row", "merge_row", "load_row", "connect",
+	"temp_table_row", "page_cache_copy", "rebuild_row"}
+
+// freeCostHardware is a one-core hardware block with constant device latencies (data, and log
+// when log is set) and every cost 0 except set ("name: value" pairs, comma-separated), so the
+// CPU a thread is charged is exactly what the costs under test say.
+func freeCostHardware(set string, log bool) string {
+	given := map[string]bool{}
+	var costs []string
+	for _, kv := range strings.Split(set, ",") {
+		if kv = strings.TrimSpace(kv); kv != "" {
+			given[strings.TrimSpace(strings.SplitN(kv, ":", 2)[0])] = true
+			costs = append(costs, kv)
+		}
+	}
+	for _, c := range zeroCostCosts {
+		if !given[c] {
+			costs = append(costs, c+": 0")
+		}
+	}
+	dev := "{channels: 4, read: {dist: constant, value: 50us}, write: {dist: constant, value: 40us}, sync: {dist: constant, value: 30us}}"
+	h := "hardware:\n  name: t\n  cores: 1\n  memory: 4GiB\n  storage:\n    data: " + dev + "\n"
+	if log {
+		h += "    log: {channels: 1, read: {dist: constant, value: 50us}, write: {dist: constant, value: 40us}, sync: {dist: constant, value: 30us}}\n"
+	}
+	return h + "  costs: {" + strings.Join(costs, ", ") + "}\n"
+}
+
 // ioCPUScenario: one core, constant device latencies, every cost 0 except the three I/O costs
 // under test (all 0 in the baseline), so the CPU a thread is charged for its I/O is exactly what
 // the I/O costs say.
 func ioCPUScenario(t *testing.T, read, write, cs string) string {
-	return fmt.Sprintf(`
+	return `
 name: iocpu
 seed: 1
-hardware:
-  name: t
-  cores: 1
-  memory: 4GiB
-  storage:
-    data: {channels: 4, read: {dist: constant, value: 50us}, write: {dist: constant, value: 40us}, sync: {dist: constant, value: 30us}}
-  # every other cost written as 0: free on purpose (a cost left out is an error)
-  costs: {page_read_cpu: %s, page_write_cpu: %s, context_switch: %s, page_hit: 0, page_miss: 0, list_node: 0, row: 0,
-    statement: 0, commit: 0, mutex_handoff: 0, mutex_spin: 0, ahi_fold: 0, ahi_node: 0, block_scan: 0, page_free: 0,
-    page_flush_cpu: 0, sort_row: 0, merge_row: 0, load_row: 0, connect: 0, temp_table_row: 0, page_cache_copy: 0, rebuild_row: 0}
-mysql: {version: "8.0.18", innodb_buffer_pool_size: 64MiB, innodb_buffer_pool_instances: 1, innodb_doublewrite: on}
+` + freeCostHardware(fmt.Sprintf("page_read_cpu: %s, page_write_cpu: %s, context_switch: %s", read, write, cs), false) +
+		`mysql: {version: "8.0.18", innodb_buffer_pool_size: 64MiB, innodb_buffer_pool_instances: 1, innodb_doublewrite: on}
 policy: fullscan
 data:
   - {name: sb, tables: 1, rows: 100k}
 warm: {fill: 0}
 duration: 1s
-`, read, write, cs)
+`
 }
 
 // ioRun runs body on a fresh thread of a server built from y and returns the CPU the thread

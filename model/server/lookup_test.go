@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -13,26 +12,16 @@ import (
 // pathScenario: one core, every cost 0 except page_hit and the access-path costs extra
 // names, so a thread's charged CPU is exactly what the path model charges. ahi: on/off.
 func pathScenario(ahi, extra string) string {
-	return fmt.Sprintf(`
+	return `
 name: paths
 seed: 1
-hardware:
-  name: t
-  cores: 1
-  memory: 4GiB
-  storage:
-    data: {channels: 4, read: {dist: constant, value: 50us}, write: {dist: constant, value: 40us}, sync: {dist: constant, value: 30us}}
-    log: {channels: 1, read: {dist: constant, value: 50us}, write: {dist: constant, value: 40us}, sync: {dist: constant, value: 30us}}
-  costs: {page_hit: 40ns, page_read_cpu: 0, page_write_cpu: 0, context_switch: 0, page_miss: 0, list_node: 0, row: 0,
-    statement: 0, commit: 0, mutex_handoff: 0, mutex_spin: 0, ahi_fold: 0, ahi_node: 0, block_scan: 0, page_free: 0,
-    page_flush_cpu: 0, sort_row: 0, merge_row: 0, load_row: 0, connect: 0, temp_table_row: 0, page_cache_copy: 0, rebuild_row: 0,
-    %s}
-mysql: {version: "mariadb-10.11.6", innodb_buffer_pool_size: 64MiB, innodb_buffer_pool_instances: 1, innodb_adaptive_hash_index: %s}
+` + freeCostHardware("page_hit: 40ns, "+extra, true) +
+		`mysql: {version: "mariadb-10.11.6", innodb_buffer_pool_size: 64MiB, innodb_buffer_pool_instances: 1, innodb_adaptive_hash_index: ` + ahi + `}
 policy: fullscan
 data:
   - {name: sb, tables: 1, rows: 100k}
 duration: 1s
-`, extra, ahi)
+`
 }
 
 const lookupCosts = "rec_cmp: 15ns, index_latch: 30ns, ahi_guess: 90ns, ahi_descent: 40ns"

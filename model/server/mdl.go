@@ -164,7 +164,7 @@ func (t *Thread) AcquireMDL(tab *schema.Table, have, want MDL, dml bool) MDLResu
 	w := &mdlWait{t: t, want: want, have: have}
 	l.waiting = append(l.waiting, w)
 	s.Stats.MDLWaits++
-	if to := sim.Time(s.Scenario.MySQL.LockWaitTimeout); to > 0 {
+	if to := t.lockWaitTimeout(); to > 0 {
 		w.timed = true
 		w.timer = s.Sim.After(to, func() {
 			if !w.granted {

@@ -98,6 +98,7 @@ func (t *Thread) CommitWait() {
 	t.Charge(s.Costs.Commit)
 	if s.Scenario.MySQL.FlushLogAtTrxCommit != 1 {
 		t.Pay()
+		t.binlogCommit()
 		return
 	}
 	// Pay, then join the group commit and park (one coroutine resume: Cores.ComputeThenPark).
@@ -114,6 +115,7 @@ func (t *Thread) CommitWait() {
 	cpu := t.debt
 	t.debt = 0
 	s.Cores.ComputeThenPark(t.Proc, cpu, t.commitJoin)
+	t.binlogCommit()
 }
 
 // LogFreeCheck is log_free_check(): before a mini-transaction that writes, wait while the

@@ -100,6 +100,11 @@ type Server struct {
 	// Fil_shard::space_rename waits for it to reach 0.
 	pendingIO    map[uint32]int
 	asyncWaiters []*Thread
+
+	// binlog is the binary log when mysql.log_bin is on (binlog.go; nil until first used);
+	// triggers are the tables' trigger bodies (binlog.go's RowChanged fires them).
+	binlog   *binlog
+	triggers map[*schema.Table]Trigger
 }
 
 // Stats are the server's cumulative counters; the metrics recorder samples deltas.

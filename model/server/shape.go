@@ -9,8 +9,9 @@ import (
 
 // The tablespace limit (config.LimitTablespace) is judged while the scenario is validated,
 // before any server exists; config asks this function for a data group's largest table,
-// shaped exactly as buildTables shapes it (TestGroupPagesMatchesBuildTables).
-func init() { config.RegisterDataShape(groupPages) }
+// shaped exactly as buildTables shapes it (TestGroupPagesMatchesBuildTables). The assembly
+// installs it in config.Schema.DataShape (model/runner).
+func GroupPages(g config.Table, pageSize int64) int64 { return groupPages(g, pageSize) }
 
 // maxShapedRows is beyond any tablespace at any page size (2^32 pages of 64 KiB hold fewer
 // than 2^45 of the smallest records): groups past it are reported without being shaped, so

@@ -23,6 +23,10 @@ type Thread struct {
 	Hits, Misses uint64
 	// commitJoin puts the thread in the group commit's waiters (CommitWait), bound once.
 	commitJoin func()
+	// binlogCache is the binary-log bytes of the transaction's row events (binlog.go).
+	binlogCache uint64
+	// mdlTimeout, when > 0, is the session's own lock_wait_timeout (AcquireMDLTimeout).
+	mdlTimeout sim.Time
 }
 
 // Spawn starts a server thread running body.

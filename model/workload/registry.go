@@ -54,11 +54,8 @@ var kinds = []config.Kind{
 	{Name: "temp_table_connections", Doc: "clients looping connect, a statement with an internal temp table, disconnect", New: func() config.Params { return new(TempTableConnections) }},
 }
 
-func init() {
-	for _, k := range kinds {
-		config.RegisterWorkload(k)
-	}
-}
+// Kinds lists the workloads, for the assembly's config.Schema (model/runner).
+func Kinds() []config.Kind { return kinds }
 
 // noSummary is the Running of a workload without summary metrics of its own.
 type noSummary struct{}

@@ -364,6 +364,7 @@ func (c *client) writePK(tab *schema.Table, id int64, op server.ChangeOp, redo i
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
 	c.t.Search(tab.Primary, c.path, true)
 	c.t.Change(tab.Primary, c.path[len(c.path)-1], op, redo)
+	c.t.RowChanged(tab, id) // its binlog event and the table's triggers
 }
 
 // The redo bytes per mini-transaction of each write statement (MariaDB 10.11's records,
@@ -439,6 +440,7 @@ func (sb *sysbench) insert(c *client, tab *schema.Table, id int64) {
 	c.path = ix.Path(c.path[:0], ix.LeafPages()-1)
 	c.t.Search(ix, c.path, true)
 	c.t.Change(ix, c.path[len(c.path)-1], server.Insert, redoInsertNew)
+	c.t.RowChanged(tab, id)
 	for _, sec := range tab.Secondary {
 		c.path = sec.Path(c.path[:0], secLeaf(sec, id))
 		c.t.Search(sec, c.path, true)

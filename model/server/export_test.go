@@ -1,9 +1,0 @@
-package server
-
-// Internals the external tests need.
-
-// GroupPages is the shape function the tablespace limit uses.
-var GroupPages = groupPages
-
-// MutexAcquireCPU is the CPU a Lock charges.
-var MutexAcquireCPU = mutexAcquireCPU
