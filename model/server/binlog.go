@@ -151,6 +151,7 @@ func (t *Thread) binlogCommit() {
 		b.groups++
 		t.IO(t.Srv.Log, sim.Write, int64(n))
 		if b.sync > 0 && b.groups%uint64(b.sync) == 0 {
+			t.Charge(t.Srv.WriteCPU(Write{Syncs: 1})) // the write is buffered: its sync only
 			t.IO(t.Srv.Log, sim.Sync, 0)
 		}
 		b.synced = b.written

@@ -30,7 +30,10 @@ const (
 // Change is the mini-transaction of one record change on leaf of index ix, which the thread
 // has just searched for writing (Search with write): the AHI's maintenance when the leaf is
 // hashed, under the partition's X latch, and the mtr's commit with redo bytes of redo
-// (mtr_commit + redo_byte per byte). Nothing is charged when the access-path costs are off.
+// (mtr_commit + redo_kib per KiB). Each cost is opt-in: a profile that gives none of the
+// AHI's write costs (ahi_rec_insert, ahi_rec_delete, ahi_latch_x) takes no partition latch
+// here, and one without mtr_commit and redo_kib charges no mtr, so a run without them is
+// what it was before they existed.
 //
 // Simplified: the redo bytes are charged as CPU only; the LSN still advances by the model's
 // flat redo per modified page (Thread.dirty), so the checkpoint age does not yet follow the
@@ -38,10 +41,7 @@ const (
 func (t *Thread) Change(ix *schema.Index, leaf schema.PageID, op ChangeOp, redo int) {
 	s := t.Srv
 	c := &s.Costs.Path
-	if !c.On {
-		return
-	}
-	if s.AHI {
+	if s.AHI && c.AHIRecInsert+c.AHIRecDelete+c.AHILatchX > 0 {
 		t.maintainAHI(ix, leaf, op)
 	}
 	t.Mtr(redo)
@@ -52,10 +52,10 @@ func (t *Thread) Change(ix *schema.Index, leaf schema.PageID, op ChangeOp, redo 
 func (t *Thread) Mtr(redo int) {
 	s := t.Srv
 	c := &s.Costs.Path
-	if !c.On {
+	if c.MtrCommit == 0 && c.RedoKiB == 0 {
 		return
 	}
-	t.Charge(c.MtrCommit + sim.Time(redo)*c.RedoByte)
+	t.Charge(c.MtrCommit + perKiB(int64(redo), c.RedoKiB))
 	s.Paths.Mtrs++
 	s.Paths.RedoBytes += uint64(redo)
 }

@@ -15,8 +15,8 @@ type PathCosts struct {
 	RecCmp, IndexLatch                    sim.Time
 	AHIGuess, AHIDescent                  sim.Time
 	AHIRecInsert, AHIRecDelete, AHILatchX sim.Time
-	MtrCommit, RedoByte, FlushListInsert  sim.Time
-	SeqWriteCPU, SeqWriteByte, SyncCPU    sim.Time
+	MtrCommit, RedoKiB                    sim.Time
+	SeqWriteCPU, SeqWriteKiB, SyncCPU     sim.Time
 	StatementSys                          sim.Time
 }
 
@@ -26,8 +26,8 @@ func pathCostsFrom(c config.Costs) PathCosts {
 		On: c.Paths(), RecCmp: d(c.RecCmp), IndexLatch: d(c.IndexLatch),
 		AHIGuess: d(c.AHIGuess), AHIDescent: d(c.AHIDescent),
 		AHIRecInsert: d(c.AHIRecInsert), AHIRecDelete: d(c.AHIRecDelete), AHILatchX: d(c.AHILatchX),
-		MtrCommit: d(c.MtrCommit), RedoByte: d(c.RedoByte),
-		SeqWriteCPU: d(c.SeqWriteCPU), SeqWriteByte: d(c.SeqWriteByte), SyncCPU: d(c.SyncCPU),
+		MtrCommit: d(c.MtrCommit), RedoKiB: d(c.RedoKiB),
+		SeqWriteCPU: d(c.SeqWriteCPU), SeqWriteKiB: d(c.SeqWriteKiB), SyncCPU: d(c.SyncCPU),
 		StatementSys: d(c.StatementSys),
 	}
 }
@@ -44,4 +44,7 @@ type PathStats struct {
 	// Mtrs are mini-transactions committed through Thread.Change / Thread.Mtr; RedoBytes their
 	// redo.
 	Mtrs, RedoBytes uint64
+	// WriteCPUNs is the I/O CPU charged through WriteCPU (all write paths), SeqWrites and
+	// Syncs its sequential writes and syncs.
+	WriteCPUNs, SeqWrites, Syncs uint64
 }

@@ -20,11 +20,11 @@ func (t *Thread) FlushPageAsync(in *Instance, f bufpool.FrameID) {
 			t.Proc.Park()
 		}
 		s.dblwrSingle++
-		t.Charge(s.Costs.PageWriteCPU)
+		t.Charge(s.WriteCPU(Write{SeqBytes: s.PageSize, Syncs: 1})) // its doublewrite slot
 		t.IO(s.Data, sim.Write, s.PageSize)
 		t.IO(s.Data, sim.Sync, 0)
 	}
-	t.Charge(s.Costs.PageWriteCPU) // the data-file write's submission (completion is asynchronous)
+	t.Charge(s.WriteCPU(Write{Pages: 1})) // the data-file write's submission (completion is asynchronous)
 	t.Pay()
 	s.asyncWrites++
 	space := in.BP.Key(f).Space()
@@ -89,13 +89,13 @@ func (t *Thread) BatchWrite(in *Instance, pages []bufpool.FrameID) int {
 		t.Charge(sim.Time(live) * s.Costs.PageFlushCPU)
 		if live > 0 {
 			if s.Dblwr {
-				// One sequential write of the batch to the doublewrite area: one operation.
-				t.Charge(s.Costs.PageWriteCPU)
+				// One sequential write of the batch to the doublewrite area, and its sync.
+				t.Charge(s.WriteCPU(Write{SeqBytes: int64(live) * s.PageSize, Syncs: 1}))
 				t.IO(s.Data, sim.Write, int64(live)*s.PageSize)
 				t.IO(s.Data, sim.Sync, 0)
 			}
 			// One asynchronous data-file write per page, submitted by this thread.
-			t.Charge(sim.Time(live) * s.Costs.PageWriteCPU)
+			t.Charge(s.WriteCPU(Write{Pages: live}))
 			pending := live
 			t.Pay()
 			for i := 0; i < live; i++ {
@@ -154,10 +154,14 @@ func (t *Thread) RenameSpace(space uint32) (retries int) {
 		t.Sleep(100 * sim.Millisecond)
 	}
 	t.FsyncData()
-	t.IO(s.Data, sim.Write, 4096) // the rename: directory entry and the tablespace's name in the DD
+	t.Charge(s.WriteCPU(Write{Syncs: 1})) // the rename's write is metadata: its sync only
+	t.IO(s.Data, sim.Write, 4096)         // the rename: directory entry and the tablespace's name in the DD
 	t.IO(s.Data, sim.Sync, 0)
 	return retries
 }
 
 // FsyncData is fil_flush of a data file.
-func (t *Thread) FsyncData() { t.IO(t.Srv.Data, sim.Sync, 0) }
+func (t *Thread) FsyncData() {
+	t.Charge(t.Srv.WriteCPU(Write{Syncs: 1}))
+	t.IO(t.Srv.Data, sim.Sync, 0)
+}

@@ -79,6 +79,11 @@ func (r *Redo) start() {
 			if bytes < 512 {
 				bytes = 512 // OS_FILE_LOG_BLOCK_SIZE
 			}
+			// The write's and the sync's kernel CPU, on this thread's core (MariaDB's group
+			// commit leader is a committing thread; the model's log writer stands for it).
+			if cpu := r.s.WriteCPU(Write{Redo: true, SeqBytes: bytes, Syncs: 1}); cpu > 0 {
+				r.s.Cores.Compute(p, cpu)
+			}
 			r.s.Log.Do(p, sim.Write, bytes)
 			r.s.Log.Do(p, sim.Sync, 0)
 			r.Flushes++
@@ -156,6 +161,7 @@ func (t *Thread) LogWriteAndFlushX(bytes uint64) {
 	n := r.pendingBytes
 	r.pendingBytes = 0
 	n = max(n, 512) // OS_FILE_LOG_BLOCK_SIZE
+	t.Charge(t.Srv.WriteCPU(Write{Redo: true, SeqBytes: n, Syncs: 1}))
 	t.IO(t.Srv.Log, sim.Write, n)
 	t.IO(t.Srv.Log, sim.Sync, 0)
 	r.Flushes++

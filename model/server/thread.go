@@ -495,11 +495,11 @@ func (t *Thread) SyncWritePage() {
 	s := t.Srv
 	t.Charge(s.Costs.PageFlushCPU)
 	if s.Dblwr {
-		t.Charge(s.Costs.PageWriteCPU)
+		t.Charge(s.WriteCPU(Write{SeqBytes: s.PageSize, Syncs: 1}))
 		t.IO(s.Data, sim.Write, s.PageSize)
 		t.IO(s.Data, sim.Sync, 0)
 	}
-	t.Charge(s.Costs.PageWriteCPU)
+	t.Charge(s.WriteCPU(Write{Pages: 1, Syncs: 1}))
 	t.IO(s.Data, sim.Write, s.PageSize)
 	t.IO(s.Data, sim.Sync, 0)
 	s.Stats.PagesWritten++

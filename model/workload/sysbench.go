@@ -91,7 +91,8 @@ type client struct {
 // statement is one client statement: the client's own CPU when it runs on the server's
 // cores (hardware.client: sysbench's Lua, the protocol, its syscalls, computed on a modelled
 // core before the server sees the statement), the round trip (hardware.client_rtt; the
-// connection's thread sleeps meanwhile) and then cpu of server work.
+// connection's thread sleeps meanwhile) and then cpu of server work, plus statement_sys (the
+// statement's kernel CPU: the packet's recv and the result's send).
 func (c *client) statement(cpu sim.Time) {
 	hw := &c.t.Srv.Scenario.HardwareProfile
 	if d := sim.Time(hw.Client.CPUPerStatement); hw.Client.Colocated && d > 0 {
@@ -102,7 +103,7 @@ func (c *client) statement(cpu sim.Time) {
 	if rtt := sim.Time(hw.ClientRTT); rtt > 0 {
 		c.t.Sleep(rtt)
 	}
-	c.t.Charge(cpu)
+	c.t.Charge(cpu + c.t.Srv.Costs.Path.StatementSys) // statement_sys: the protocol's and socket's kernel CPU
 }
 
 // undoRecsPerPage: an update undo record of a sysbench row is ~100-200 bytes.

@@ -149,7 +149,7 @@ func (cfg *TempTableConnections) Launch(env Env) (Running, error) {
 			for n := 0; stopAt == 0 || t.Now() < stopAt; n++ {
 				t.Charge(co.Connect)
 				srv.Stats.Connects++
-				t.Charge(co.Statement + sim.Time(rows)*co.TempTableRow)
+				t.Charge(co.Statement + co.Path.StatementSys + sim.Time(rows)*co.TempTableRow)
 				sp := pool.get(t)
 				for p := int64(0); p < pages; p++ {
 					t.NewPage(schema.MakePageID(sp.ID, sp.NextPage))
