@@ -8,8 +8,10 @@ import (
 // PathCosts are the CPU costs by access path (docs/cpu-model.md §9.1): what a lookup, a
 // record change, a page write and a log write cost, operation by operation, each measured by
 // a model/calib benchmark or the lab's write probe. On is false when the profile writes
-// none of rec_cmp and index_latch: then nothing here is charged and a run is what it was
-// before the access-path model existed.
+// none of rec_cmp and index_latch: then a lookup is charged as before (page_hit per page).
+// The others are opt-in one by one (0: not charged, and no latch taken for them): the
+// record changes' (Thread.Change, Thread.Mtr), the write paths' (Server.WriteCPU) and
+// statement_sys, so a profile that writes none of them runs as before they existed.
 type PathCosts struct {
 	On                                    bool
 	RecCmp, IndexLatch                    sim.Time

@@ -19,7 +19,7 @@ type Costs struct {
 	// PageReadCPU, PageWriteCPU: server CPU per data-file page read / write operation
 	// submitted (syscall, block layer, completion); the sleep around a wait is ContextSwitch.
 	PageReadCPU, PageWriteCPU sim.Time
-	// Path is the access-path costs (cost.go); Path.On false: not charged.
+	// Path is the access-path costs (cost.go); each 0 is not charged.
 	Path PathCosts
 }
 
