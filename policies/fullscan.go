@@ -86,6 +86,12 @@ func flushScan(t *server.Thread, sp *server.Space, obs uint16, opt maint.FlushOp
 		}
 	}
 	for _, in := range t.Srv.Inst {
+		if obs == 0 && t.Srv.Traits.DblwrPipeline {
+			// MariaDB: while (buf_flush_list_space(space)), pages batched through the
+			// doublewrite pipeline (docs/mariadb-write-path.md §1).
+			st.Add(maint.FlushSpaceBatched(t, in, sp.ID))
+			continue
+		}
 		st.Add(maint.FlushDirtyPages(t, in, maint.FlushTarget{Space: sp.ID, Observer: obs}, opt))
 	}
 	if obs != 0 {

@@ -96,6 +96,8 @@ type Server struct {
 	dblwrSingle  int
 	dblwrWaiters []*Thread
 	asyncWrites  int
+	// dblwr is MariaDB's two-slot doublewrite pipeline (dblwr.go).
+	dblwr dblwrPipe
 	// pendingIO counts page writes in flight per tablespace (fil_node_t::n_pending):
 	// Fil_shard::space_rename waits for it to reach 0.
 	pendingIO    map[uint32]int

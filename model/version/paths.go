@@ -19,6 +19,16 @@ type Traits struct {
 	// buf_flush_list_space continues through a hazard pointer) instead of restarting from the
 	// flush-list tail after every page written (5.6.40, 5.7, 8.0 to at least 8.0.25).
 	FlushPinned bool
+	// DblwrPipeline: MariaDB 10.5+'s doublewrite buffer (buf_dblwr_t: two 128-page slots,
+	// the flusher blocks only while both are busy) and its tablespace flush
+	// (buf_flush_list_space: io_capacity pages per flush-list walk, batched through it),
+	// instead of the single-page route (one doublewrite slot + fsync per page) of MySQL
+	// 5.6 – 8.0's BUF_REMOVE_FLUSH_WRITE (docs/mariadb-write-path.md §1).
+	DblwrPipeline bool
+	// IdleCleaner: MariaDB 10.5+'s buf_flush_page_cleaner: one thread that sleeps without a
+	// timeout when idle and flushes by MariaDB's rules (docs/mariadb-write-path.md §2),
+	// instead of 8.0's coordinator running a round every second.
+	IdleCleaner bool
 	// NativePolicy is the buffer-pool policy the version itself runs (the default policy).
 	NativePolicy string
 	// FreePagesOnDrop: DROP TABLE frees every page of the table (dict_drop_index_tree →
@@ -90,6 +100,7 @@ func TraitsOf(v V) Traits {
 		t.LockWaitTimeout = 86400 * time.Second
 		t.RedoLoggedBuild = true
 		t.FileWork = FileWorkMariaDB
+		t.DblwrPipeline, t.IdleCleaner = true, true
 		return t
 	case b.Major == 5:
 		t.BigMutex, t.FreePagesOnDrop = true, true

@@ -61,6 +61,10 @@ const (
 	// FlushWrite: BUF_REMOVE_FLUSH_WRITE, a flush-list walk writing each target (restarting
 	// from the tail, or pinned, per Traits.FlushPinned).
 	FlushWrite Step = "flush_write"
+	// FlushSpaceBatched: MariaDB's `while (buf_flush_list_space(space))`: walks of the whole
+	// flush list from the tail, at most innodb_io_capacity pages of the space per walk, the
+	// pages batched through the two-slot doublewrite pipeline (Traits.DblwrPipeline).
+	FlushSpaceBatched Step = "flush_space_batched"
 	// FlushRemove: MariaDB's buf_flush_remove_pages, one flush-list walk holding buf_pool.mutex
 	// and flush_list_mutex throughout, no yield, unlinking the space's pages.
 	FlushRemove Step = "flush_remove"
@@ -285,10 +289,10 @@ var Table = []Row{
 		"trx_purge_truncate_history: the undo space's pages unlinked from the flush list", "-", "mem"},
 	{MariaDB, "10.6.0", "10.999.999", "lazy", OpTempTruncate, nil,
 		"MariaDB has no per-session temporary tablespaces: a session's temp tables live in ibtmp1 and are dropped page by page", "-", "inferred"},
-	{MariaDB, "10.6.0", "10.999.999", "lazy", OpExport, flushWrite,
-		"row_quiesce_table_start: purge stopped; while (buf_flush_list_space(space)): walks of the flush list from the tail through a hazard pointer, at most innodb_io_capacity pages per call, the pages batched through the doublewrite buffer (two 128-page slots) — the flush_write step still writes them one by one (docs/mariadb-write-path.md §1)",
+	{MariaDB, "10.6.0", "10.999.999", "lazy", OpExport, []Step{FlushSpaceBatched},
+		"row_quiesce_table_start: purge stopped; while (buf_flush_list_space(space)): walks of the flush list from the tail through a hazard pointer, at most innodb_io_capacity pages per call, the pages batched through the doublewrite buffer (two 128-page slots, buf_dblwr_t::add_to_batch); os_aio_wait_until_no_pending_writes; space->flush (docs/mariadb-write-path.md §1)",
 		"MariaDB 10.11.18 row0quiesce.cc row_quiesce_table_start, buf0flu.cc buf_flush_list_space, buf0dblwr.cc buf_dblwr_t::add_to_batch", "V"},
-	{MariaDB, "10.6.0", "10.999.999", "lazy", OpEncrypt, flushWrite,
+	{MariaDB, "10.6.0", "10.999.999", "lazy", OpEncrypt, []Step{FlushSpaceBatched},
 		"the background encryption threads (fil_crypt_start_encrypting_space, fil_crypt_flush_space): while (buf_flush_list_space(space)), as FOR EXPORT",
 		"MariaDB 10.11.18 fil0crypt.cc", "V"},
 	{MariaDB, "10.6.0", "10.999.999", "lazy", OpObserverFlush, nil,
