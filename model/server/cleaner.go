@@ -52,6 +52,10 @@ const (
 // StartBackground launches the page cleaners and the log writer.
 func (s *Server) StartBackground() {
 	s.Redo.start()
+	if s.Traits.IdleCleaner {
+		s.startMariaCleaner()
+		return
+	}
 	c := &cleaners{s: s, perInst: make([]int, len(s.Inst))}
 	s.cleaners = c
 	n := s.Scenario.MySQL.PageCleaners

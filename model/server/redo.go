@@ -13,6 +13,9 @@ type Redo struct {
 	Capacity uint64
 	AsyncAge uint64
 	SyncAge  uint64
+	// Checkpoint is log_sys.last_checkpoint_lsn as MariaDB's cleaner advances it
+	// (cleaner_mariadb.go); unused by MySQL's cleaners.
+	Checkpoint uint64
 
 	// Group commit: committers wait while the log writer writes and fsyncs everything
 	// written so far (log_writer + log_flusher threads).
@@ -30,6 +33,15 @@ type Redo struct {
 
 func newRedo(s *Server) *Redo {
 	capacity := uint64(s.Scenario.MySQL.LogFileSize) * uint64(s.Scenario.MySQL.LogFilesInGroup)
+	if s.Traits.IdleCleaner {
+		// MariaDB 10.11 log_t::set_capacity (log/log0log.cc): log_capacity = 90 % of the
+		// file less its 12 KiB header; margin = 90 % of (log_capacity − 48 pages);
+		// max_modified_age_async = 7/8 of the margin (flush-ahead), max_checkpoint_age = the
+		// margin (furious flushing; writers wait in log_free_check past it).
+		capacity = (capacity - 12<<10) / 10 * 9
+		margin := (capacity - 48*uint64(s.PageSize)) / 10 * 9
+		return &Redo{s: s, Capacity: capacity, AsyncAge: margin / 8 * 7, SyncAge: margin}
+	}
 	capacity -= capacity / 10 // log_margin: free-check margins and headers
 	r := &Redo{s: s, Capacity: capacity, AsyncAge: capacity / 8 * 7, SyncAge: capacity / 16 * 15}
 	return r
@@ -42,6 +54,9 @@ func (r *Redo) LSN() uint64 { return r.lsn }
 func (r *Redo) Advance(n uint64) uint64 {
 	r.lsn += n
 	r.pendingBytes += int64(n)
+	if r.s.mcleaner != nil {
+		r.s.mcleaner.logClose()
+	}
 	return r.lsn
 }
 
@@ -130,6 +145,11 @@ func (t *Thread) LogFreeCheck() {
 	t.waitLogLatch()
 	for r.lsn-r.OldestModification() > r.SyncAge {
 		t.Srv.cleaners.kick()
+		if c := t.Srv.mcleaner; c != nil {
+			// log_t::checkpoint_margin → buf_flush_wait: buf_flush_sync_lsn set to the LSN
+			// the oldest modification must reach, the cleaner signalled.
+			c.ahead(r.lsn-r.SyncAge, true)
+		}
 		t.Sleep(sim.Millisecond)
 	}
 }

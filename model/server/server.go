@@ -87,6 +87,8 @@ type Server struct {
 	Lat      []float64
 	Stats    Stats
 	cleaners *cleaners
+	// mcleaner is MariaDB's page cleaner (Traits.IdleCleaner; nil otherwise).
+	mcleaner *mariaCleaner
 
 	nextObserver uint16
 	framesPer    int

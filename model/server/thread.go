@@ -309,6 +309,7 @@ func (t *Thread) modified(in *Instance, f bufpool.FrameID) {
 	if sp := s.Spaces.Get(spID); (sp == nil || !sp.Temp) && t.Observer == 0 {
 		s.Redo.Advance(redoPerPage)
 	}
+	s.mcleaner.wakeup(false) // mtr_t::commit of a page modification
 	if t.Observer == 0 && !t.Internal {
 		// A DML change on this space: it feeds a concurrent online DDL's row log.
 		if int(spID) >= len(s.spaceWrites) {
@@ -380,6 +381,9 @@ func (t *Thread) getFreeBlockFrom(in *Instance, n int, scanned bool) bufpool.Fra
 		t.Charge(s.Costs.PageFree)
 		t.Unlock(in.Free)
 		if f != bufpool.Nil {
+			if c := s.mcleaner; c != nil && bp.FreeLen() < s.Scenario.MySQL.LRUScanDepth/2 {
+				c.wakeup(true) // buf_LRU_get_free_block: the free list is running short
+			}
 			return f
 		}
 		t.Lock(in.LRU)
@@ -420,6 +424,7 @@ func (t *Thread) getFreeBlockFrom(in *Instance, n int, scanned bool) bufpool.Fra
 func (t *Thread) freeBlockStall(in *Instance, n int) {
 	s := t.Srv
 	s.cleaners.kick() // os_event_set(buf_flush_event)
+	s.mcleaner.wakeup(true)
 	if n > 1 {
 		s.Stats.FreeWaits++
 		t.Sleep(10 * sim.Millisecond)
