@@ -18,10 +18,24 @@ var Columns = []string{
 // reports them.
 var CPUColumns = []string{"server_cpu_util", "client_cpu_util", "other_cpu_util"}
 
-// SeriesColumns is a run's series layout: Columns, then CPUColumns when the cores are shared.
-func SeriesColumns(shared bool) []string {
-	if !shared {
+// StaleColumns are the series columns a MariaDB run adds last: the resident pages of dropped
+// tablespaces, which MariaDB leaves in the pool to be freed when an eviction scan or a flush
+// batch meets them (docs/mariadb-write-path.md §5.5), and how many of them are dirty (they
+// hold back the checkpoint until a batch discards them).
+var StaleColumns = []string{"stale_pages", "stale_dirty_pages"}
+
+// SeriesColumns is a run's series layout: Columns, then CPUColumns when the cores are shared,
+// then StaleColumns for a MariaDB server (stale).
+func SeriesColumns(shared, stale bool) []string {
+	if !shared && !stale {
 		return Columns
 	}
-	return append(append([]string(nil), Columns...), CPUColumns...)
+	cols := append([]string(nil), Columns...)
+	if shared {
+		cols = append(cols, CPUColumns...)
+	}
+	if stale {
+		cols = append(cols, StaleColumns...)
+	}
+	return cols
 }

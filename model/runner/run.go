@@ -13,6 +13,7 @@ import (
 	"github.com/ddlsim/ddlsim/model/ddl"
 	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/server"
+	"github.com/ddlsim/ddlsim/model/version"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
@@ -45,6 +46,7 @@ func run(sc *config.Scenario, opt Options) (res *Result, err error) {
 	res = &Result{Scenario: sc, Seed: sc.Seed, ConfigHash: config.Hash(sc)}
 	rec := newRecorder(srv, &res.Series, opt, m.DDLRunning)
 	rec.client = sc.HardwareProfile.Client.Colocated
+	rec.stale = srv.Ver.Flavor == version.MariaDB
 	harm := measuresHarm(sc)
 	rec.keepLat = harm // the baseline latency quantiles pool the intervals before each DDL
 	for _, w := range sc.Workload {
@@ -228,10 +230,12 @@ type recorder struct {
 	// client, other: the run has a co-located client / other processes, whose CPU the series
 	// shows apart from the server's (CPUColumns).
 	client, other bool
+	// stale: a MariaDB server, whose series report its dropped spaces' pages (StaleColumns).
+	stale bool
 }
 
 // columns is the run's series layout (metrics.SeriesColumns).
-func (r *recorder) columns() []string { return metrics.SeriesColumns(r.client || r.other) }
+func (r *recorder) columns() []string { return metrics.SeriesColumns(r.client || r.other, r.stale) }
 
 func newRecorder(srv *server.Server, series *metrics.Series, opt Options, busy func() bool) *recorder {
 	return &recorder{srv: srv, series: series, opt: opt, ddlBusy: busy}
@@ -325,6 +329,10 @@ func (r *recorder) sample() {
 		ot := float64(st.OtherCPUNs-l.OtherCPUNs) / capacity
 		all := float64(busy-r.lastBusy) / capacity
 		row = append(row, all-cl-ot, cl, ot)
+	}
+	if r.stale {
+		n, dirty := srv.StalePages()
+		row = append(row, float64(n), float64(dirty))
 	}
 	r.series.Rows = append(r.series.Rows, row)
 	if r.opt.Interval != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/ddl"
 	"github.com/ddlsim/ddlsim/model/metrics"
+	"github.com/ddlsim/ddlsim/model/version"
 	"github.com/ddlsim/ddlsim/model/workload"
 )
 
@@ -23,7 +24,8 @@ func StatNames(sc *config.Scenario) []string {
 	for _, w := range sc.Workload {
 		shared = shared || w.Kind == "other_cpu"
 	}
-	cols := metrics.SeriesColumns(shared)
+	v, err := version.Parse(sc.MySQL.Version)
+	cols := metrics.SeriesColumns(shared, err == nil && v.Flavor == version.MariaDB)
 	var out []string
 	for _, m := range metrics.Summarize(&metrics.Series{Columns: cols}) {
 		out = append(out, m.Name)

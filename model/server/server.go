@@ -307,3 +307,25 @@ func (s *Server) SpaceWrites(id uint32) uint64 {
 	}
 	return 0
 }
+
+// StalePages counts the resident pages of dropped tablespaces that the policy reports stale
+// (MariaDB and 8.0.23+ leave them to be freed where they are met), and how many of them are
+// dirty. Only deleted spaces are walked (their per-space page lists).
+func (s *Server) StalePages() (n, dirty int) {
+	for _, sp := range s.Spaces.All() {
+		if !sp.Deleted {
+			continue
+		}
+		for _, in := range s.Inst {
+			for f := range in.BP.SpaceFrames(sp.ID) {
+				if s.Stale(in, f) {
+					n++
+					if in.BP.IsDirty(f) {
+						dirty++
+					}
+				}
+			}
+		}
+	}
+	return n, dirty
+}
