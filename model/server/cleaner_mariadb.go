@@ -167,8 +167,14 @@ func (c *mariaCleaner) loop(t *Thread) {
 		}
 		soft := c.asyncLSN
 		if in.BP.FlushLen() == 0 {
+			// fully_unemployed: idle and a checkpoint; then, if the free list is still
+			// short, an LRU batch (10.11.18: `if (!buf_pool.need_LRU_eviction()) continue;`
+			// after the checkpoint), so a clean pool short of free blocks is served.
 			c.asyncLSN = 0
 			c.unemployed(t)
+			if c.needLRU() {
+				c.flushLRU(t, in, my.IOCapacityMax)
+			}
 			continue
 		}
 		oldest := s.Redo.OldestModification()

@@ -80,3 +80,39 @@ func TestMariaCleanerIdleAtLWMZero(t *testing.T) {
 		t.Errorf("MySQL 8.0: the cleaner wrote nothing; its adaptive flushing should still run every second")
 	}
 }
+
+// TestMariaCleanerCleanPoolShortOfFree: a read-only load on a pool smaller than the data,
+// nothing dirty: the free list runs short, and MariaDB's cleaner must serve it with LRU
+// batches (10.11.18's fully_unemployed path ends with one when need_LRU_eviction) instead of
+// looping without a wait or a batch (the run would never advance: the test would hang).
+func TestMariaCleanerCleanPoolShortOfFree(t *testing.T) {
+	sc := loadScenario(t, `
+name: clean-short
+seed: 1
+hardware: profiles/8c-64g.yaml
+mysql: {version: "mariadb-10.11.19", innodb_buffer_pool_size: 32MiB}
+data:
+  - {name: sb, tables: 1, rows: 300k}
+warm: {fill: 1}
+warmup: 0s
+duration: 1s
+workload:
+  - sysbench: {mix: oltp_point_select, threads: 4, tables: sb}
+`)
+	m, err := runner.Build(sc, runner.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	if err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	m.Sim.Run(2 * sim.Second)
+	srv := m.Server
+	if srv.DirtyPages() != 0 {
+		t.Fatalf("%d dirty pages: the test wants a clean pool", srv.DirtyPages())
+	}
+	if srv.Stats.CleanerLRUEvicted == 0 || srv.Stats.Txns == 0 {
+		t.Errorf("cleaner evicted %d pages, %d transactions: the LRU batches did not serve the free list", srv.Stats.CleanerLRUEvicted, srv.Stats.Txns)
+	}
+}
