@@ -74,7 +74,9 @@ func (c *mariaCleaner) signal() {
 }
 
 // wakeup is buf_pool_t::page_cleaner_wakeup(for_LRU), called at the commit of an mtr that
-// dirtied pages (for_LRU false) and by a thread short of free blocks (true).
+// dirtied pages (for_LRU false) and by a thread short of free blocks (true): a busy cleaner
+// is signalled only for_LRU (out of a timed wait); an idle one for_LRU, or when the dirty
+// share reached max_dirty_pages_pct (or, with lwm ≠ 0, the lwm, or the server looks idle).
 func (c *mariaCleaner) wakeup(forLRU bool) {
 	if c == nil {
 		return
@@ -87,7 +89,7 @@ func (c *mariaCleaner) wakeup(forLRU bool) {
 	}
 	my := &c.s.Scenario.MySQL
 	pct := c.dirtyPct()
-	if (my.MaxDirtyPagesPctLWM != 0 && (my.MaxDirtyPagesPctLWM <= pct || c.lastActivity == c.s.Stats.Commits)) ||
+	if forLRU || (my.MaxDirtyPagesPctLWM != 0 && (my.MaxDirtyPagesPctLWM <= pct || c.lastActivity == c.s.Stats.Commits)) ||
 		my.MaxDirtyPagesPct <= pct {
 		c.idle = false
 		c.signal()
