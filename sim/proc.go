@@ -40,6 +40,9 @@ type Proc struct {
 	// sleepFor is SleepAfterCompute's duration, read by sleepThen (bound once at Spawn).
 	sleepFor  Time
 	sleepThen func()
+	// computed, when set, runs once when a SleepAfterComputeThen's CPU is done, before the
+	// sleep starts (no event of its own).
+	computed func()
 }
 
 // kont is the state of a ComputeThenPark that runs as kernel continuations.
@@ -92,7 +95,13 @@ func (s *Sim) Spawn(name, kind string, body func(p *Proc)) *Proc {
 	}
 	p := &Proc{s: s, name: name, kind: kind, kindID: id, idx: len(s.procs)}
 	p.resume = func() { s.resumeScheduled(p) }
-	p.sleepThen = func() { p.Wake(p.sleepFor) }
+	p.sleepThen = func() {
+		if f := p.computed; f != nil {
+			p.computed = nil
+			f()
+		}
+		p.Wake(p.sleepFor)
+	}
 	p.next, p.stop = iter.Pull(func(yield func(struct{}) bool) {
 		p.yield = yield
 		defer p.finish()
@@ -172,6 +181,13 @@ func (p *Proc) SleepAfterCompute(c *Cores, cpu, d Time) {
 	}
 	p.sleepFor = d
 	c.ComputeThenPark(p, cpu, p.sleepThen)
+}
+
+// SleepAfterComputeThen is SleepAfterCompute with done called at the instant the CPU work
+// ends and the sleep begins: the same events as SleepAfterCompute.
+func (p *Proc) SleepAfterComputeThen(c *Cores, cpu, d Time, done func()) {
+	p.computed = done
+	p.SleepAfterCompute(c, cpu, d)
 }
 
 // Park blocks p until some other code calls Wake(p). Building block for resources.

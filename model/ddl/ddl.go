@@ -188,11 +188,13 @@ func Run(t *server.Thread, ev config.DDLEvent) Result {
 
 func run(t *server.Thread, ev config.DDLEvent, tab *schema.Table, r *Result) {
 	x := &Exec{T: t, Srv: t.Srv, Ev: ev, R: r}
+	t.StatementStart() // the statement's connection runs it (Threads_running)
 	defer func() {
 		if x.Table != nil {
 			t.ReleaseMDL(x.Table, x.lock)
 		}
 		t.Pay()
+		t.StatementGone()
 		r.End = t.Now()
 	}()
 	op, ok := ev.Params.(Operation)

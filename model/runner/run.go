@@ -318,6 +318,7 @@ func (r *recorder) sample() {
 		float64(st.TempClosing),
 		float64(st.MDLWaiting), rate(st.Errors, l.Errors),
 		float64(srv.Redo.LSN()-r.lastLSN) / (1 << 20) / dt,
+		float64(st.ThreadsRunning),
 	}
 	if r.client || r.other {
 		capacity := float64(srv.Cores.N()) * float64(now-r.lastT)

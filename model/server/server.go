@@ -139,6 +139,8 @@ type Stats struct {
 	MDLWaits, MDLWaitNs, MDLTimeouts, MDLDeadlocks uint64
 	// MDLWaiting is a gauge: threads waiting for a metadata lock now.
 	MDLWaiting int64
+	// ThreadsRunning is a gauge: connections executing a command now (running.go).
+	ThreadsRunning int64
 	// IOSleeps counts a thread's sleeps on I/O (each charged costs.context_switch).
 	IOSleeps uint64
 	// ClientCPUNs is the CPU a co-located benchmark client used on the server's cores
