@@ -406,6 +406,7 @@ func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series, lat []l
 	q := latQuantiles(ivs, 0.95, 0.99)
 	r.LatP95Ms, r.LatP99Ms = q[0], q[1]
 	r.BaselineTPS = metrics.Mean(base)
+	r.LostTxns = r.BaselineTPS*r.DurationS - float64(d.TxnsEnd-d.TxnsStart)
 	if len(during) > 0 {
 		r.MinTPS = math.Inf(1)
 		for _, v := range during {
