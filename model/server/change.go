@@ -67,6 +67,10 @@ func (t *Thread) maintainAHI(ix *schema.Index, leaf schema.PageID, op ChangeOp) 
 	if op == DeleteMark {
 		return
 	}
+	// The leaf is looked up again rather than taken from the caller's Search: the model does
+	// not buffer-fix the page between the search and the change (the real mtr holds the page
+	// latch), and the thread may have yielded its core in between, so the frame Search found
+	// can have been evicted and reused. One hash probe, on the opt-in path only.
 	in := s.InstanceOf(leaf)
 	f := in.BP.Lookup(bufpool.PageID(leaf))
 	if f == bufpool.Nil || !in.BP.HasAHI(f) {
