@@ -218,3 +218,17 @@ func TestGhOstLoadThrottleAndAbort(t *testing.T) {
 		}
 	}
 }
+
+// TestGhOstCriticalLoadInterval: with critical_load_interval, gh-ost aborts only if a second
+// reading that much later still meets critical_load: 200 ms into the 0.5 s burst it does
+// ("met again"), 2 s later the burst is over and the migration goes on to its cut-over.
+func TestGhOstCriticalLoadInterval(t *testing.T) {
+	again := runGauged(t, nvme, "64MB", 1000, burstLoad, "gh-ost, gh_ost: {critical_load: 30, critical_load_interval: 200ms}")
+	if !again.r.Failed || !strings.Contains(again.r.Reason, "critical-load met again after 200 millis") {
+		t.Errorf("interval 200ms: failed %v %q; want the second reading to abort", again.r.Failed, again.r.Reason)
+	}
+	passed := runGauged(t, nvme, "64MB", 1000, burstLoad, "gh-ost, gh_ost: {critical_load: 30, critical_load_interval: 2s}")
+	if passed.r.Failed {
+		t.Errorf("interval 2s (after the burst): failed %q; want the migration to finish", passed.r.Reason)
+	}
+}
