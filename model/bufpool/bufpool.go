@@ -60,7 +60,7 @@ const (
 )
 
 // oldBit is buf_page_t::old, kept beside the 31-bit freed_page_clock stamp (InnoDB's
-// freed_page_clock is itself a 31-bit field) so a hit touches one 16-byte record.
+// freed_page_clock is itself a 31-bit field) so a hit touches one record.
 const oldBit = 1 << 31
 
 // hotFrame is what a page hit reads: the key compare of Lookup, the io_fix and flag tests,

@@ -44,7 +44,8 @@ func steadyScenario(b *testing.B) *config.Scenario {
 // 80 virtual s) built and started as runner.Run does but run without the per-second
 // recorder. It reports virtual seconds per CPU second of the process (vs/cpu-s: getrusage
 // user + system, warm-up included; issue 27's target is ≥ 45) and per wall second (vs/s),
-// simulated page accesses (server Stats Hits+Misses) and kernel events per wall second.
+// simulated page accesses (server Stats Hits+Misses) and kernel events per wall second, the
+// CPU seconds (cpu-s/op) and kernel events (events/op) of one run.
 // Pool build + warm fill is timed separately (build-s) and not in either rate.
 //
 //	go test -run '^$' -bench 'Steady8c64g$' -benchtime 1x -count 5 ./model/runner/
@@ -106,6 +107,8 @@ func benchSteady(b *testing.B, sc *config.Scenario) {
 	b.ReportMetric(float64(b.N)*end.Seconds()/cpu, "vs/cpu-s")
 	b.ReportMetric(accesses/wall, "accesses/s")
 	b.ReportMetric(events/wall, "events/s")
+	b.ReportMetric(events/float64(b.N), "events/op")
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
 	b.ReportMetric(resumes/events, "resumes/event")
 	b.ReportMetric(build/float64(b.N), "build-s")
 	b.ReportMetric(perFrame, "heap-bytes/frame")
