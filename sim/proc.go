@@ -219,9 +219,18 @@ func (p *Proc) Wake(after Time) {
 	if p.scheduled {
 		panic("sim: Wake of proc " + p.name + " that already has a pending wake")
 	}
-	p.wake = p.s.At(p.s.now+after, p.resume)
 	p.scheduled = true
+	if after == 0 && chainWakes && p.s.chainable() {
+		p.s.chained = p // runs right after the current event, as its event would have
+		p.wake = EventID{}
+		return
+	}
+	p.wake = p.s.At(p.s.now+after, p.resume)
 }
+
+// chainWakes enables chained wake-ups (Sim.chainable); a variable so a test can compare
+// against the plain events.
+var chainWakes = true
 
 // Close ends every process still parked (their bodies never resume; deferred calls in them
 // run) and releases their goroutines. The Sim cannot Run afterwards.
@@ -233,6 +242,7 @@ func (s *Sim) Close() {
 		panic("sim: Close called from inside Run")
 	}
 	s.closed = true
+	s.chained = nil
 	procs := s.procs
 	s.procs = nil
 	for _, p := range procs {
