@@ -224,7 +224,15 @@ type Costs struct {
 	// SortRowMiss is one compare level of the run sort above the sorting thread's share of the
 	// last-level cache (entries fetched from DRAM, the misses overlapped by the CPU); 0 = the
 	// larger of list_node and sort_row.
-	SortRowMiss  Duration `yaml:"sort_row_miss,omitempty" zero:"default"`
+	SortRowMiss Duration `yaml:"sort_row_miss,omitempty" zero:"default"`
+	// FilesortRow is one compare level of an in-memory sort outside the index build (a
+	// statement's filesort of its rows, the flush toolkit's sort of its pages); 0 = sort_row.
+	FilesortRow Duration `yaml:"filesort_row,omitempty" zero:"default"`
+	// BuildRow is the index build's per-row work on one clustered row it scans
+	// (row_merge_read_clustered_index's cursor step, delete mark, rec_get_offsets, read-view
+	// check, row_build; 8.0.27+ the Parallel_reader callback's same steps), without the SQL
+	// layer's per-row work that row stands for; 0 = row (older profiles).
+	BuildRow     Duration `yaml:"build_row,omitempty" zero:"default"`
 	MergeRow     Duration `yaml:"merge_row"`      // one row through one merge pass
 	LoadRow      Duration `yaml:"load_row"`       // one row appended by the bulk loader
 	Connect      Duration `yaml:"connect"`        // server-side CPU of connect + auth + disconnect

@@ -296,7 +296,7 @@ func (sb *sysbench) txn(c *client) {
 			tab, ti := sb.table(c)
 			extra := sim.Time(0)
 			if i >= 2 {
-				extra = 100 * 7 * co.SortRow
+				extra = 100 * 7 * co.FilesortRow
 			}
 			sb.rangeSelect(c, tab, sb.id(c, ti), 100, extra)
 		}
