@@ -93,24 +93,20 @@ func (c *Cores) Compute(p *Proc, d Time) {
 	if d <= 0 {
 		return
 	}
+	// The loop of slices and run-queue waits runs as kernel continuations of p's wake-ups
+	// (kstep), as ComputeThenPark's does; p's body is resumed once, at the end of the last
+	// slice, instead of at every slice end and hand-off. Same events, same order.
+	k := &p.k
+	k.c, k.then, k.rem = c, nil, d
 	core, qstart, queued := c.acquire(p)
+	k.core, k.qstart = core, qstart
 	if queued {
-		p.Park()
-		core, qstart = c.granted(p)
+		k.state = kWaitCore
+	} else {
+		k.state = kSlice
+		c.startSlice(p, core, qstart, d)
 	}
-	for rem := d; ; {
-		c.startSlice(p, core, qstart, rem)
-		p.Park() // preemptAt may move this wake earlier
-		var more bool
-		rem, qstart, more, queued = c.endSlice(p, core, qstart, rem)
-		if !more {
-			return
-		}
-		if queued {
-			p.Park()
-			core, qstart = c.granted(p)
-		}
-	}
+	p.Park() // p holds no core here (acquire took it over), so Park releases nothing
 }
 
 // ComputeThenPark is Compute(p, d) followed, at the instant it returns, by then() and
@@ -156,6 +152,10 @@ func (c *Cores) kstep(p *Proc) {
 	case !more:
 		then := k.then
 		k.state, k.then, k.c = kNone, nil, nil
+		if then == nil { // Compute: the body goes on, keeping the core
+			c.s.resumeNow(p)
+			return
+		}
 		then()
 		if p.held != nil { // what Park does before it yields
 			p.held.releaseHeld(p)

@@ -13,7 +13,9 @@
 //   - A process (Proc) is a simulated thread written as straight-line Go. It runs as an
 //     iter.Pull coroutine and gives control back to the kernel only by parking (Sleep, Park,
 //     or blocking in a resource). Exactly one coroutine runs at a time and every resumption
-//     is an event, so goroutine scheduling never decides anything.
+//     is an event (or a zero-delay wake-up chained to the end of the running event, where
+//     its event would have been the next to fire), so goroutine scheduling never decides
+//     anything.
 //   - Cores is a pool of N CPUs shared round-robin: a thread that computes holds a core for a
 //     slice of at most one quantum while others wait in a FIFO run queue, and for as long as
 //     it likes while nobody waits. It assumes an ideal scheduler: no context-switch cost, no

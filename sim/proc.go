@@ -40,6 +40,9 @@ type Proc struct {
 	// sleepFor is SleepAfterCompute's duration, read by sleepThen (bound once at Spawn).
 	sleepFor  Time
 	sleepThen func()
+	// computed, when set, runs once when a SleepAfterComputeThen's CPU is done, before the
+	// sleep starts (no event of its own).
+	computed func()
 }
 
 // kont is the state of a ComputeThenPark that runs as kernel continuations.
@@ -92,7 +95,13 @@ func (s *Sim) Spawn(name, kind string, body func(p *Proc)) *Proc {
 	}
 	p := &Proc{s: s, name: name, kind: kind, kindID: id, idx: len(s.procs)}
 	p.resume = func() { s.resumeScheduled(p) }
-	p.sleepThen = func() { p.Wake(p.sleepFor) }
+	p.sleepThen = func() {
+		if f := p.computed; f != nil {
+			p.computed = nil
+			f()
+		}
+		p.Wake(p.sleepFor)
+	}
 	p.next, p.stop = iter.Pull(func(yield func(struct{}) bool) {
 		p.yield = yield
 		defer p.finish()
@@ -174,6 +183,13 @@ func (p *Proc) SleepAfterCompute(c *Cores, cpu, d Time) {
 	c.ComputeThenPark(p, cpu, p.sleepThen)
 }
 
+// SleepAfterComputeThen is SleepAfterCompute with done called at the instant the CPU work
+// ends and the sleep begins: the same events as SleepAfterCompute.
+func (p *Proc) SleepAfterComputeThen(c *Cores, cpu, d Time, done func()) {
+	p.computed = done
+	p.SleepAfterCompute(c, cpu, d)
+}
+
 // Park blocks p until some other code calls Wake(p). Building block for resources.
 func (p *Proc) Park() {
 	if p.s.closed { // deferred code of a body being unwound by Close must not block again
@@ -203,9 +219,18 @@ func (p *Proc) Wake(after Time) {
 	if p.scheduled {
 		panic("sim: Wake of proc " + p.name + " that already has a pending wake")
 	}
-	p.wake = p.s.At(p.s.now+after, p.resume)
 	p.scheduled = true
+	if after == 0 && chainWakes && p.s.chainable() {
+		p.s.chained = p // runs right after the current event, as its event would have
+		p.wake = EventID{}
+		return
+	}
+	p.wake = p.s.At(p.s.now+after, p.resume)
 }
+
+// chainWakes enables chained wake-ups (Sim.chainable); a variable so a test can compare
+// against the plain events.
+var chainWakes = true
 
 // Close ends every process still parked (their bodies never resume; deferred calls in them
 // run) and releases their goroutines. The Sim cannot Run afterwards.
@@ -217,6 +242,7 @@ func (s *Sim) Close() {
 		panic("sim: Close called from inside Run")
 	}
 	s.closed = true
+	s.chained = nil
 	procs := s.procs
 	s.procs = nil
 	for _, p := range procs {

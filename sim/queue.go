@@ -89,6 +89,12 @@ type Sim struct {
 	// with one sift-down instead of a pop plus a push.
 	hole bool
 
+	// chained is a process woken with Wake(0) whose wake-up event would have been the very
+	// next to fire (no event for Now in the heap or the now queue when it woke): Run resumes
+	// it right after the current event, in the same order, without scheduling an event
+	// (chainable, runChained). Most are a core's hand-off and a mutex's.
+	chained *Proc
+
 	cur     *Proc   // the coroutine running now, nil in plain events
 	procs   []*Proc // live processes, for Close
 	kinds   map[string]int32
@@ -111,6 +117,9 @@ func (s *Sim) Seed() uint64 { return s.seed }
 // Pending is the number of scheduled events that have neither fired nor been cancelled.
 func (s *Sim) Pending() int {
 	n := len(s.heap) - heapPad + s.nowLive
+	if s.chained != nil {
+		n++
+	}
 	if s.hole {
 		n--
 	}
@@ -353,6 +362,7 @@ func (s *Sim) Run(until Time) {
 	defer func() {
 		s.running = false
 		s.fillHole() // when an event panicked
+		s.unchain()
 	}()
 	for {
 		if len(s.heap) > heapPad && s.heap[heapPad].at == s.now || s.nowLive == 0 {
@@ -386,12 +396,74 @@ func (s *Sim) Run(until Time) {
 			fn()
 		}
 		if s.stopped {
-			return
+			return // a chained wake-up stays pending (unchain)
+		}
+		for s.chained != nil {
+			p := s.chained
+			s.chained = nil
+			s.resumeScheduled(p)
+			if s.stopped {
+				return
+			}
 		}
 	}
 	if until != Forever && until > s.now {
 		s.now = until
 	}
+}
+
+// chainable reports whether an event scheduled now for Now would be the next to fire after
+// the running one: Run is firing an event, nothing is chained yet, the now queue is empty and
+// the heap holds no other event for Now (the running event's dead root aside, the least
+// entry is among the root's children). Everything the running event schedules after this
+// point has a later sequence number, so the chained wake-up keeps its place.
+func (s *Sim) chainable() bool {
+	if !s.running || s.chained != nil || s.nowLive > 0 || s.closed {
+		return false
+	}
+	h := s.heap
+	if !s.hole {
+		return len(h) <= heapPad || h[heapPad].at != s.now
+	}
+	for j := heapPad + 1; j < min(heapPad+5, len(h)); j++ {
+		if h[j].at == s.now {
+			return false
+		}
+	}
+	return true
+}
+
+// unchain turns a chained wake-up that Run did not reach (Stop, a panic) into the event it
+// stands for, at the head of the now queue: every live entry there was scheduled after it,
+// and the heap holds nothing for Now that precedes it.
+func (s *Sim) unchain() {
+	p := s.chained
+	if p == nil {
+		return
+	}
+	s.chained = nil
+	seq := s.nextSeq()
+	var i int32
+	if n := len(s.free); n > 0 {
+		i = s.free[n-1]
+		s.free = s.free[:n-1]
+	} else {
+		i = int32(len(s.slots))
+		s.slots = append(s.slots, slot{gen: 1})
+	}
+	sl := &s.slots[i]
+	sl.fn, sl.pos, sl.nowSeq = p.resume, posNow, seq
+	e := nowEntry{i, seq}
+	if s.nowHead > 0 {
+		s.nowHead--
+		s.nowQ[s.nowHead] = e
+	} else {
+		s.nowQ = append(s.nowQ, nowEntry{})
+		copy(s.nowQ[1:], s.nowQ)
+		s.nowQ[0] = e
+	}
+	s.nowLive++
+	p.wake = EventID{slot: i, gen: sl.gen}
 }
 
 // Stop makes Run return after the event that is running now.

@@ -18,7 +18,9 @@ func TestCalibrate(t *testing.T) {
 	dir := t.TempDir()
 	before, after := filepath.Join(ex, "status_begin.tsv"), filepath.Join(ex, "status_end.tsv")
 	prof := filepath.Join(dir, "cal.yaml")
-	base := []string{"calibrate", scen, "--set", "mysql.innodb_buffer_pool_size=1GiB", "--set", "warmup=5s", "--duration", "10s"}
+	// The scenario runs on lab-2c-calibrated; calibrate lab-2c itself, as the committed
+	// profile was made (scenarios/lab/roundtrip.sh).
+	base := []string{"calibrate", scen, "--set", "hardware=../profiles/lab-2c.yaml", "--set", "mysql.innodb_buffer_pool_size=1GiB", "--set", "warmup=5s", "--duration", "10s"}
 	out, stderr, code := ddlsim(t, append(base, "--status", before, after, "--server-cpu", "129.54", "--out", prof)...)
 	if code != 0 {
 		t.Fatalf("calibrate: exit %d\n%s%s", code, out, stderr)
@@ -31,8 +33,13 @@ func TestCalibrate(t *testing.T) {
 	if s == nil {
 		t.Fatalf("no scale:\n%s", out)
 	}
-	if x, _ := strconv.ParseFloat(s[1], 64); x < 0.8 || x > 1.2 {
-		t.Errorf("lab-2c was fitted on this baseline: the scale should be near 1, got %s", s[1])
+	// lab-2c's four foreground costs are 8c-64g's, carried over unfitted; the lab's mariadbd
+	// spends about 0.3 of them per statement (the committed lab-2c-calibrated.yaml, fitted on
+	// the full 90 s + 150 s of this baseline, has s = 0.2994). The short run here starts from
+	// a cold pool, so its I/O CPU is higher and s a little lower; a scale near 1 would mean the
+	// fit did not run on lab-2c (or lab-2c is fitted again), far from 0.3 a broken slope.
+	if x, _ := strconv.ParseFloat(s[1], 64); x < 0.22 || x > 0.36 {
+		t.Errorf("lab-2c carries 8c-64g's costs: the scale should be near 0.3, got %s", s[1])
 	}
 	text, _ := os.ReadFile(prof)
 	for _, want := range []string{"base: ", "lab-2c.yaml", "page_hit: ", "statement: ", "- {name: costs.statement, status: fitted, on: \"ddlsim calibrate ", "residuals"} {

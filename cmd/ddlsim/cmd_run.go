@@ -157,6 +157,9 @@ func (e *env) runScenario(path string, sets []string, seed *uint64, out string, 
 		}
 		return fmt.Errorf("run %s: %w", path, err)
 	}
+	if tr.Observed = trust.CompareObserved(sc, &res.Series, res.DDL); tr.Observed.Warning(sc) != "" {
+		fmt.Fprintln(e.stderr, tr.Observed.Warning(sc))
+	}
 	printSummary(w, res.Summary)
 	printDDL(w, res.DDL)
 	printLatencyHarm(w, res.DDL)

@@ -80,11 +80,13 @@ report. Output does not depend on --jobs (docs/compare.md).`,
 				config, len(plan.Points), what, len(plan.Seeds), plan.Seeds[0], *jobs, *out)
 			tr := printTrust(e.stdout, base)
 			command := wfCommand("compare")
+			obs := &observedRuns{base: base}
 			rep, err := wfExecute(plan, sweep.Options{Dir: *out, Jobs: *jobs, Resume: *resume, SaveSeries: true,
-				Progress: e.stderr, Command: command, Run: base.RunFunc()})
+				Progress: e.stderr, Command: command, Run: obs.wrap(base.RunFunc())})
 			if err != nil {
 				return err
 			}
+			obs.report(e.stderr, tr)
 			if err := writeTrust(*out, tr); err != nil {
 				return err
 			}

@@ -23,7 +23,7 @@ func TestCompareOutputImpactFirst(t *testing.T) {
 	if len(names) < 8 || !strings.HasSuffix(names[0], "_duration_s") {
 		t.Fatalf("first rows %v:\n%s", names, out)
 	}
-	impact := []string{"_duration_s", "_baseline_tps", "_min_tps", "_mean_tps", "_lat_p95_ms", "_lat_p99_ms", "_below_half_s"}
+	impact := []string{"_duration_s", "_baseline_tps", "_min_tps", "_mean_tps", "_lat_p95_ms", "_lat_p99_ms", "_below_half_s", "_lost_txns"}
 	for i, suffix := range impact {
 		if !strings.HasSuffix(names[i], suffix) {
 			t.Errorf("row %d is %s, want ddl0_<op>%s", i+1, names[i], suffix)

@@ -10,8 +10,9 @@ import (
 )
 
 // printLatencyHarm prints, after the DDL table, what each statement did to latency: the
-// quantiles of the transactions before it and during it and, with an SLO, the seconds the
-// SLO's interval quantile spent above it (docs/output.md, "Latency harm"). Nothing for a run
+// quantiles of the transactions before it and during it, with an SLO the seconds the SLO's
+// interval quantile spent above it, and the transactions the load did not do while it ran
+// against its baseline rate (lost_txns; docs/output.md, "Latency harm"). Nothing for a run
 // that did not measure it (closed-loop traffic without an SLO).
 func printLatencyHarm(w io.Writer, ddl []metrics.DDLResult) {
 	if len(ddl) == 0 || len(ddl) > metrics.ListedDDLs || ddl[0].Latency == nil {
@@ -28,6 +29,7 @@ func printLatencyHarm(w io.Writer, ddl []metrics.DDLResult) {
 	if slo != "" {
 		head += "\tabove_slo_s\tbreaches"
 	}
+	head += "\tlost_txns"
 	fmt.Fprintln(tw, head)
 	arrow := func(a, b float64) string { return human(a) + " → " + human(b) }
 	for _, d := range ddl {
@@ -40,6 +42,7 @@ func printLatencyHarm(w io.Writer, ddl []metrics.DDLResult) {
 		if slo != "" {
 			line += fmt.Sprintf("\t%s\t%s", human(h.AboveSLOS), human(h.SLOBreaches))
 		}
+		line += "\t" + human(d.LostTxns)
 		fmt.Fprintln(tw, line)
 	}
 	tw.Flush()

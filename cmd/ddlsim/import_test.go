@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -166,7 +167,8 @@ func TestImportReadsTheServer(t *testing.T) {
 	}
 	scen := filepath.Join(dir, "traffic.yaml")
 	text, _ := os.ReadFile(scen)
-	for _, want := range []string{"warm: {fill: 0.969, dirty: 0.02}", "5715.6 statements/s", "rate: 212.024"} {
+	for _, want := range []string{"warm: {fill: 0.969, dirty: 0.02}", "5715.6 statements/s", "rate: 212.024",
+		`observed: {statements_per_s: 5715.592, source: "SHOW GLOBAL STATUS: Questions / Uptime = 9876543210 / 1728000 s"}`} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("scenario lacks %q:\n%s", want, text)
 		}
@@ -193,6 +195,10 @@ func TestImportReadsTheServer(t *testing.T) {
 				Name, Origin, From, Status string
 			} `json:"constants"`
 			Validation []map[string]any `json:"validation"`
+			Observed   struct {
+				Observed   float64 `json:"statements_per_s_observed"`
+				WithinBand bool    `json:"within_band"`
+			} `json:"observed"`
 		} `json:"trust"`
 	}
 	b, _ := os.ReadFile(filepath.Join(runDir, "summary.json"))
@@ -201,6 +207,10 @@ func TestImportReadsTheServer(t *testing.T) {
 	}
 	if r := sum.Summary.QPS / observed; r < 0.9 || r > 1.1 {
 		t.Errorf("simulated %.0f statements/s, observed %.0f: not within 10%%", sum.Summary.QPS, observed)
+	}
+	// The open loop at the observed rate is within the band: no warning.
+	if o := sum.Trust.Observed; math.Abs(o.Observed-observed) > 0.001 || !o.WithinBand || strings.Contains(stderr, "observed.statements_per_s") {
+		t.Errorf("trust.observed %+v, stderr:\n%s", o, stderr)
 	}
 	carried := 0
 	for _, c := range sum.Trust.Constants {

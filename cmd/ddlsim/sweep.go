@@ -83,11 +83,13 @@ column (docs/sweeps.md). Ctrl-C keeps the finished points; rerun with --resume.`
 				pos[0], len(plan.Points), len(plan.Seeds), plan.SpecHash, *jobs, *out)
 			tr := printTrust(stdout, base)
 			command := wfCommand("sweep")
+			obs := &observedRuns{base: base}
 			rep, err := wfExecute(plan, sweep.Options{Dir: *out, Jobs: *jobs, Shard: shard, Resume: *resume,
-				SaveSeries: *series, Progress: stderr, Command: command, Run: base.RunFunc()})
+				SaveSeries: *series, Progress: stderr, Command: command, Run: obs.wrap(base.RunFunc())})
 			if err != nil {
 				return err
 			}
+			obs.report(stderr, tr)
 			if err := writeTrust(*out, tr); err != nil {
 				return err
 			}

@@ -6,9 +6,10 @@
 // out) is simulated, and the foreground CPU costs of its profile — page_hit, row, statement
 // and commit, the constants a statement's CPU is made of (docs/cpu-model.md) — are scaled by
 // one factor so the simulated server CPU per statement matches the observed. One
-// observation cannot separate the four: their ratios stay the base profile's, as
-// scenarios/lab/fit.sh's lab fit keeps 8c-64g's. The simulated statements/s and page reads
-// per statement are then printed beside the measured ones as checks, not fitted.
+// observation cannot separate the four: their ratios stay the base profile's (the lab's
+// lab-2c-calibrated.yaml keeps 8c-64g's, which lab-2c carries over). The simulated
+// statements/s and page reads per statement are then printed beside the measured ones as
+// checks, not fitted.
 package calibrate
 
 import (

@@ -296,6 +296,12 @@ func Build(in Inputs) (*Result, error) {
 	w("warm: {fill: %s, dirty: %s}   # %s\n", fmtFloat(fill), fmtFloat(dirty), fillNote)
 	w("warmup: 10s\n")
 	w("duration: until_ddl_done   # the run ends 10s after the DDL does (cap: 2h of virtual time)\n")
+	if obs := math.Round(tr.stmtPerS*1000) / 1000; obs >= 0.001 {
+		w("# What the server served: every run compares its simulated statements/s with it and warns\n")
+		w("# beyond 1.5x either way (docs/scenarios.md, observed).\n")
+		w("observed: {statements_per_s: %s, source: %s}\n", fmtFloat(obs),
+			yamlScalar(fmt.Sprintf("SHOW GLOBAL STATUS: Questions / Uptime = %.0f / %.0f s", st["questions"], st["uptime"])))
+	}
 	w("workload:\n")
 	w("  # EDIT: your traffic. mix: %s.\n", yamlComment(tr.mixNote))
 	w("  # threads: %s.\n", tr.threadNote)

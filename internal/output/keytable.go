@@ -18,7 +18,7 @@ import (
 //   - with an SLO: the seconds above it, summed over the statements;
 //   - with open-loop traffic and no SLO: the worst p99 latency during a statement;
 //   - closed-loop traffic: the transactions lost while the statements ran,
-//     Σ max(0, baseline_tps − mean_tps) × duration_s.
+//     Σ max(0, lost_txns), lost_txns = baseline_tps × duration_s − the transactions done.
 //
 // A run in which a statement failed or did not finish harms most (+Inf).
 type Harm struct {
@@ -72,11 +72,11 @@ func HarmOf(rows []Row) Harm {
 	case open:
 		return Harm{"lat_p99_ms", "p99 latency during the DDL (the worst statement)", score(worstP99), totalDuration}
 	}
-	return Harm{"lost_txns", "transactions lost while the DDL ran, (baseline − mean TPS) × duration", score(func(d *metrics.DDLResult, acc float64) float64 {
-		if math.IsNaN(d.BaselineTPS) || math.IsNaN(d.MeanTPS) {
+	return Harm{"lost_txns", "transactions lost while the DDL ran, baseline TPS × duration − transactions done", score(func(d *metrics.DDLResult, acc float64) float64 {
+		if math.IsNaN(d.LostTxns) {
 			return acc
 		}
-		return acc + math.Max(0, d.BaselineTPS-d.MeanTPS)*d.DurationS
+		return acc + math.Max(0, d.LostTxns)
 	}), totalDuration}
 }
 
@@ -144,8 +144,9 @@ func statCI(g Group, f func(r *Row) float64) metrics.Stat {
 }
 
 // PrintKeyTable writes one line per group (a setting): its parameters, the runs, the harm
-// (h), and per DDL statement (at most metrics.ListedDDLs) its duration and the latency or
-// throughput it left, each mean ± 95% CI over the seeds. With rank, a first column numbers
+// (h), and per DDL statement (at most metrics.ListedDDLs) its duration, the latency or
+// throughput it left and (unless h is lost_txns) the transactions it cost, each mean ± 95% CI
+// over the seeds. With rank, a first column numbers
 // the lines (groups are printed in the order given).
 func PrintKeyTable(w io.Writer, groups []Group, h Harm, rank bool) error {
 	if len(groups) == 0 {
@@ -170,6 +171,7 @@ func PrintKeyTable(w io.Writer, groups []Group, h Harm, rank bool) error {
 		}
 	}
 	nddl = min(nddl, metrics.ListedDDLs)
+	lost := h.Name != "lost_txns" // the traffic each statement cost, unless it is the harm ranked by
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	var head []string
@@ -194,6 +196,9 @@ func PrintKeyTable(w io.Writer, groups []Group, h Harm, rank bool) error {
 			head = append(head, p+"duration_s", p+"lat_p99_ms")
 		} else {
 			head = append(head, p+"duration_s", p+"min_tps")
+		}
+		if lost {
+			head = append(head, p+"lost_txns")
 		}
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
@@ -224,6 +229,9 @@ func PrintKeyTable(w io.Writer, groups []Group, h Harm, rank bool) error {
 				cells = append(cells, ddlStat(g, i, func(d *metrics.DDLResult) float64 { return d.LatP99Ms }).Cell())
 			} else {
 				cells = append(cells, ddlStat(g, i, func(d *metrics.DDLResult) float64 { return d.MinTPS }).Cell())
+			}
+			if lost {
+				cells = append(cells, ddlStat(g, i, func(d *metrics.DDLResult) float64 { return d.LostTxns }).Cell())
 			}
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))

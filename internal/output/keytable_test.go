@@ -45,13 +45,14 @@ func TestRankByHarm(t *testing.T) {
 		t.Errorf("key table:\n%s", b.String())
 	}
 
-	// Closed loop: the transactions lost, (baseline − mean) × duration.
+	// Closed loop: the transactions lost (lost_txns; a negative one counts as none).
 	closed := []Row{
-		harmRow(0, "1", metrics.DDLResult{DurationS: 100, BaselineTPS: 1000, MeanTPS: 990}), // 1000 lost
-		harmRow(1, "8", metrics.DDLResult{DurationS: 20, BaselineTPS: 1000, MeanTPS: 900}),  // 2000 lost
+		harmRow(0, "1", metrics.DDLResult{DurationS: 100, BaselineTPS: 1000, MeanTPS: 990, LostTxns: 1000}),
+		harmRow(1, "8", metrics.DDLResult{DurationS: 20, BaselineTPS: 1000, MeanTPS: 900, LostTxns: 2000}),
+		harmRow(2, "16", metrics.DDLResult{DurationS: 200, BaselineTPS: 1000, MeanTPS: 1010, LostTxns: -1500}),
 	}
 	h = HarmOf(closed)
-	if g := Rank(GroupByPoint(closed), h); h.Name != "lost_txns" || g[0].Params[0].Value != "1" {
-		t.Errorf("closed loop: %s ranks %s first, want lost_txns and 1", h.Name, g[0].Params[0].Value)
+	if g := Rank(GroupByPoint(closed), h); h.Name != "lost_txns" || g[0].Params[0].Value != "16" || g[1].Params[0].Value != "1" {
+		t.Errorf("closed loop: %s ranks %s, %s first, want lost_txns and 16 (none lost), 1", h.Name, g[0].Params[0].Value, g[1].Params[0].Value)
 	}
 }

@@ -281,6 +281,7 @@ func ColumnsOf(rows []Row) Columns {
 		add("lat_p95_ms", func(d *metrics.DDLResult) string { return f(d.LatP95Ms) })
 		add("lat_p99_ms", func(d *metrics.DDLResult) string { return f(d.LatP99Ms) })
 		add("below_half_s", func(d *metrics.DDLResult) string { return f(d.BelowHalfS) })
+		add("lost_txns", func(d *metrics.DDLResult) string { return f(d.LostTxns) })
 		if harm[i] {
 			for j, name := range harmColumns() {
 				add(name, func(d *metrics.DDLResult) string {

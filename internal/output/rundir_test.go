@@ -46,9 +46,9 @@ func TestWriteDir(t *testing.T) {
 	if got, want := read(t, filepath.Join(dir, SeriesFile)), "time_s,tps,lat_p95_ms\n1,1834.07,24.38\n2,2000000,\n"; got != want {
 		t.Errorf("series.csv:\n%s\nwant\n%s", got, want)
 	}
-	wantDDL := "op,table,policy,start_s,end_s,duration_s,failed,reason,unfinished,nodes_visited,pages_flushed,pages_freed,restarts,ahi_pages_dropped,baseline_tps,min_tps,mean_tps,lat_p95_ms,lat_p99_ms,below_half_s,phases,phase_read_s,phase_sort_s,phase_flush_s,phase_free_s\n" +
-		"create_index,big,fullscan,60,116,56,false,,false,0,1234567,0,0,0,0,0,0,0,0,0,read=20 sort=20.5 flush=15.5,20,20.5,15.5,\n" +
-		"drop_table,big,fullscan,120,121,1,false,,false,0,0,0,0,0,0,+Inf,0,0,0,0,flush=1 free=0,,,1,0\n"
+	wantDDL := "op,table,policy,start_s,end_s,duration_s,failed,reason,unfinished,nodes_visited,pages_flushed,pages_freed,restarts,ahi_pages_dropped,baseline_tps,min_tps,mean_tps,lat_p95_ms,lat_p99_ms,below_half_s,lost_txns,phases,phase_read_s,phase_sort_s,phase_flush_s,phase_free_s\n" +
+		"create_index,big,fullscan,60,116,56,false,,false,0,1234567,0,0,0,0,0,0,0,0,0,0,read=20 sort=20.5 flush=15.5,20,20.5,15.5,\n" +
+		"drop_table,big,fullscan,120,121,1,false,,false,0,0,0,0,0,0,+Inf,0,0,0,0,0,flush=1 free=0,,,1,0\n"
 	if got := read(t, filepath.Join(dir, DDLFile)); got != wantDDL {
 		t.Errorf("ddl.csv:\n%s\nwant\n%s", got, wantDDL)
 	}

@@ -37,7 +37,7 @@ func TestTableImpactFirstPlainNumbers(t *testing.T) {
 	}
 	want := []string{"metric", "runs", "ddl0_create_index_duration_s", "ddl0_create_index_baseline_tps", "ddl0_create_index_min_tps",
 		"ddl0_create_index_mean_tps", "ddl0_create_index_lat_p95_ms", "ddl0_create_index_lat_p99_ms", "ddl0_create_index_below_half_s",
-		"tps_mean", "hit_ratio_mean", "ddl0_create_index_scan_s", "ddl0_create_index_load_s"}
+		"ddl0_create_index_lost_txns", "tps_mean", "hit_ratio_mean", "ddl0_create_index_scan_s", "ddl0_create_index_load_s"}
 	if strings.Join(order, " ") != strings.Join(want, " ") {
 		t.Errorf("row order\n%v\nwant\n%v\n%s", order, want, out)
 	}

@@ -78,10 +78,23 @@ func (plan *Plan) note(pt Point, sc *config.Scenario) {
 	if est := runner.EstimateRun(sc); est.Memory > plan.Peak.Memory {
 		plan.Peak, plan.PeakPoint = est, pt.ID
 	}
+	// A warning is shown once per place: points that differ only in its numbers (the pool
+	// sizes of a sweep, each with its own fill) show the first point's, with a count.
 	for _, w := range sc.Warnings {
 		dup := false
-		for _, have := range plan.Warnings {
-			dup = dup || have.Error() == w.Error()
+		for i, have := range plan.Warnings {
+			if have.File == w.File && have.Line == w.Line && have.Col == w.Col && have.Path == w.Path {
+				dup = true
+				if have.Error() != w.Error() && !plan.warnedMore[i] {
+					c := *have
+					c.Msg += " (other points warn here too, with their own numbers)"
+					plan.Warnings[i] = &c
+					if plan.warnedMore == nil {
+						plan.warnedMore = map[int]bool{}
+					}
+					plan.warnedMore[i] = true
+				}
+			}
 		}
 		if !dup {
 			plan.Warnings = append(plan.Warnings, w)

@@ -407,6 +407,8 @@ type Plan struct {
 	Peak      runner.Estimate
 	PeakPoint int
 	Warnings  []*config.FieldError
+	// warnedMore marks the Warnings other points gave at the same place with other numbers.
+	warnedMore map[int]bool
 }
 
 // NewPlan fixes the points and seeds and computes the spec hash. baseHash identifies the base

@@ -57,6 +57,11 @@ type Trust struct {
 	// this server family; Unvalidated lists the statements it has none for.
 	Validation  []Record `json:"validation"`
 	Unvalidated []string `json:"unvalidated,omitempty"`
+	// Observed compares the run's simulated statement rate with the real server's, when the
+	// scenario gives it (observed.go); set after the run.
+	Observed *Observed `json:"observed,omitempty"`
+	// ObservedRuns are a compare or sweep's runs compared with it, one per run.
+	ObservedRuns []ObservedRun `json:"observed_runs,omitempty"`
 }
 
 // statementNames are how the console names the DDL operations.

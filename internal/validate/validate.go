@@ -16,7 +16,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -430,67 +429,6 @@ func ProfileConstants(files []string, root string) ([]Profile, error) {
 		return nil, err
 	}
 	return constants(sfs, root)
-}
-
-// constants gathers the provenance tables of the profiles the files use, in order of first
-// use, with each entry's value read from the profile.
-func constants(sfs []*scenarioFile, root string) ([]Profile, error) {
-	var out []Profile
-	seen := map[string]bool{}
-	for _, sf := range sfs {
-		hw := &sf.sc.HardwareProfile
-		if seen[hw.Name] || len(hw.Provenance) == 0 {
-			continue
-		}
-		seen[hw.Name] = true
-		file := ""
-		if sf.sc.Hardware.Path != "" {
-			file = rel(root, filepath.Join(filepath.Dir(sf.path), sf.sc.Hardware.Path))
-		}
-		p := Profile{Name: hw.Name, File: file}
-		for _, e := range hw.Provenance {
-			v, err := fieldValue(hw, e.Name)
-			if err != nil {
-				return nil, fmt.Errorf("profile %s: %v", hw.Name, err)
-			}
-			p.Entries = append(p.Entries, Constant{Name: e.Name, Value: v, Status: e.Status, On: e.On, Source: e.Source})
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-// fieldValue is the canonical YAML text of a hardware field given by its dotted path.
-func fieldValue(hw *config.Hardware, path string) (string, error) {
-	v := reflect.ValueOf(hw).Elem()
-	for _, seg := range strings.Split(path, ".") {
-		if v.Kind() != reflect.Struct {
-			return "", fmt.Errorf("%s: not a field", path)
-		}
-		found := false
-		for i := 0; i < v.NumField(); i++ {
-			tag, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
-			if tag == seg {
-				v, found = v.Field(i), true
-				break
-			}
-		}
-		if !found {
-			return "", fmt.Errorf("%s: not a field", path)
-		}
-	}
-	b, err := yaml.Marshal(v.Interface())
-	if err != nil {
-		return "", err
-	}
-	s := strings.TrimSpace(string(b))
-	if strings.Contains(s, "\n") { // a mapping (a distribution, a client block): one line
-		var m any
-		if yaml.Unmarshal(b, &m) == nil {
-			s = strings.ReplaceAll(fmt.Sprint(m), "map", "")
-		}
-	}
-	return s, nil
 }
 
 // MaxResultsSize is the largest validation results file read: the committed one is about

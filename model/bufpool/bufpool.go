@@ -60,15 +60,24 @@ const (
 )
 
 // oldBit is buf_page_t::old, kept beside the 31-bit freed_page_clock stamp (InnoDB's
-// freed_page_clock is itself a 31-bit field) so a hit touches one 16-byte record.
+// freed_page_clock is itself a 31-bit field) so a hit touches one record.
 const oldBit = 1 << 31
 
-// hotFrame is what a page hit reads: the key compare of Lookup and the make-young test of
-// Touch. Keeping it together makes a hit two cache misses (hash slot, this record).
+// hotFrame is what a page hit reads: the key compare of Lookup, the io_fix and flag tests,
+// the buffer-fix, the make-young test of Touch, the AHI's help counter and the lazy drop's
+// space version. Keeping it in one 24-byte record makes a hit two cache misses (hash slot,
+// this record; one record in four straddles two lines) instead of five (the slot, the key
+// and clock, the flags, the fix count, the version each in an array of its own), at the same
+// bytes per frame as the separate arrays.
 type hotFrame struct {
-	key    PageID
-	access uint32 // 1 + virtual ms of first access (buf_page_t::access_time); 0 = never
-	clock  uint32 // bit 31: old flag; low 31 bits: freed_page_clock when last made young
+	key      PageID
+	access   uint32 // 1 + virtual ms of first access (buf_page_t::access_time); 0 = never
+	clock    uint32 // bit 31: old flag; low 31 bits: freed_page_clock when last made young
+	fix      uint16 // buf_fix_count
+	observer uint16 // flush observer id, 0 = none
+	version  uint16 // space version the page was read under (lazy drop)
+	flags    uint8
+	helps    uint8 // block->n_hash_helps (saturating): searches that the AHI would have served
 }
 
 // Stats counts the events InnoDB reports in SHOW ENGINE INNODB STATUS.
@@ -92,13 +101,8 @@ type Instance struct {
 	hot       []hotFrame
 	lruPrev   []FrameID // towards the head (UT_LIST_GET_PREV); unused while free
 	lruNext   []FrameID // towards the tail; the free list's link while free
-	flags     []uint8
-	fix       []uint16 // buf_fix_count
-	helps     []uint8  // block->n_hash_helps (saturating): searches that the AHI would have served
-	observer  []uint16 // flush observer id, 0 = none
-	version   []uint16 // space version the page was read under (lazy drop)
-	oldestMod []uint64 // oldest_modification LSN; 0 when clean
-	seq       []uint32 // flush-list sequence slot while dirty
+	oldestMod []uint64  // oldest_modification LSN; 0 when clean
+	seq       []uint32  // flush-list sequence slot while dirty
 	spPrev    []FrameID
 	spNext    []FrameID
 
@@ -159,11 +163,6 @@ func New(frames int, oldPct int) *Instance {
 		hot:       make([]hotFrame, n),
 		lruPrev:   make([]FrameID, n),
 		lruNext:   make([]FrameID, n),
-		flags:     make([]uint8, n),
-		fix:       make([]uint16, n),
-		helps:     make([]uint8, n),
-		observer:  make([]uint16, n),
-		version:   make([]uint16, n),
 		oldestMod: make([]uint64, n),
 		seq:       make([]uint32, n),
 		spPrev:    make([]FrameID, n),
@@ -235,13 +234,13 @@ func (in *Instance) FreedClock() uint64 { return in.freedClock }
 func (in *Instance) Key(f FrameID) PageID { return in.hot[f].key }
 
 // InLRU reports whether f holds a page (else it is free).
-func (in *Instance) InLRU(f FrameID) bool { return in.flags[f]&flInLRU != 0 }
+func (in *Instance) InLRU(f FrameID) bool { return in.hot[f].flags&flInLRU != 0 }
 
 // IsOld reports buf_page_is_old.
 func (in *Instance) IsOld(f FrameID) bool { return in.hot[f].clock&oldBit != 0 }
 
 // IsDirty reports whether f is on the flush list.
-func (in *Instance) IsDirty(f FrameID) bool { return in.flags[f]&flDirty != 0 }
+func (in *Instance) IsDirty(f FrameID) bool { return in.hot[f].flags&flDirty != 0 }
 
 // OldestMod is the LSN of f's first modification since it was last clean (0 if clean).
 func (in *Instance) OldestMod(f FrameID) uint64 { return in.oldestMod[f] }
@@ -253,76 +252,76 @@ func (in *Instance) FirstAccessMs(f FrameID) (ms uint32, ok bool) {
 }
 
 // HasAHI reports whether adaptive-hash-index entries point to f (block->index != NULL).
-func (in *Instance) HasAHI(f FrameID) bool { return in.flags[f]&flAHI != 0 }
+func (in *Instance) HasAHI(f FrameID) bool { return in.hot[f].flags&flAHI != 0 }
 
 // SetAHI marks or clears f's adaptive-hash-index entries (block->index). The space's count of
 // such pages (SpaceAHI) follows.
 func (in *Instance) SetAHI(f FrameID, on bool) {
-	was := in.flags[f]&flAHI != 0
+	was := in.hot[f].flags&flAHI != 0
 	if on == was {
 		return
 	}
 	if on {
-		in.flags[f] |= flAHI
+		in.hot[f].flags |= flAHI
 		in.spaceOf(f).ahi++
 	} else {
-		in.flags[f] &^= flAHI
+		in.hot[f].flags &^= flAHI
 		in.spaceOf(f).ahi--
 	}
 }
 
 // Helps is f's n_hash_helps: searches of its page that its AHI recommendation would have
 // served, saturating at 255.
-func (in *Instance) Helps(f FrameID) int { return int(in.helps[f]) }
+func (in *Instance) Helps(f FrameID) int { return int(in.hot[f].helps) }
 
 // Help counts one more such search of f and returns the new count.
 func (in *Instance) Help(f FrameID) int {
-	if in.helps[f] < 255 {
-		in.helps[f]++
+	if in.hot[f].helps < 255 {
+		in.hot[f].helps++
 	}
-	return int(in.helps[f])
+	return int(in.hot[f].helps)
 }
 
 // IOFix is f's io_fix state.
-func (in *Instance) IOFix(f FrameID) IOFix { return IOFix(in.flags[f]&flIOMask) >> flIOShift }
+func (in *Instance) IOFix(f FrameID) IOFix { return IOFix(in.hot[f].flags&flIOMask) >> flIOShift }
 
 // SetIOFix sets f's io_fix state.
 func (in *Instance) SetIOFix(f FrameID, s IOFix) {
-	in.flags[f] = in.flags[f]&^flIOMask | uint8(s)<<flIOShift
+	in.hot[f].flags = in.hot[f].flags&^flIOMask | uint8(s)<<flIOShift
 }
 
 // Fix increments buf_fix_count.
 func (in *Instance) Fix(f FrameID) {
-	if in.fix[f] == ^uint16(0) {
+	if in.hot[f].fix == ^uint16(0) {
 		panic("bufpool: buf_fix_count overflow")
 	}
-	in.fix[f]++
+	in.hot[f].fix++
 }
 
 // Unfix decrements buf_fix_count.
 func (in *Instance) Unfix(f FrameID) {
-	if in.fix[f] == 0 {
+	if in.hot[f].fix == 0 {
 		panic("bufpool: unfix of an unfixed frame")
 	}
-	in.fix[f]--
+	in.hot[f].fix--
 }
 
 // FixCount is buf_fix_count.
-func (in *Instance) FixCount(f FrameID) int { return int(in.fix[f]) }
+func (in *Instance) FixCount(f FrameID) int { return int(in.hot[f].fix) }
 
 // SpaceVersion is the space version recorded for f (lazy drop, WL#14100).
-func (in *Instance) SpaceVersion(f FrameID) uint16 { return in.version[f] }
+func (in *Instance) SpaceVersion(f FrameID) uint16 { return in.hot[f].version }
 
 // SetSpaceVersion records the space version f was read under. 16 bits: a stale page would
 // have to survive 65,536 truncations of its space to be mistaken for a live one.
-func (in *Instance) SetSpaceVersion(f FrameID, v uint16) { in.version[f] = v }
+func (in *Instance) SetSpaceVersion(f FrameID, v uint16) { in.hot[f].version = v }
 
 // Observer is f's flush observer (0 = none).
-func (in *Instance) Observer(f FrameID) uint16 { return in.observer[f] }
+func (in *Instance) Observer(f FrameID) uint16 { return in.hot[f].observer }
 
 // readyForReplace is buf_flush_ready_for_replace: clean, unfixed, no I/O.
 func (in *Instance) readyForReplace(f FrameID) bool {
-	return in.flags[f]&(flDirty|flIOMask) == 0 && in.fix[f] == 0
+	return in.hot[f].flags&(flDirty|flIOMask) == 0 && in.hot[f].fix == 0
 }
 
 // Replaceable reports buf_flush_ready_for_replace(f).
@@ -346,18 +345,18 @@ func (in *Instance) TakeFree() FrameID {
 // old=false is buf_page_create (head). The first access time stays unset until Touch, as
 // buf_page_set_accessed does, so read-ahead pages remain "never accessed".
 func (in *Instance) AddToLRU(f FrameID, p PageID, old bool) {
-	if in.flags[f]&flInLRU != 0 {
+	if in.hot[f].flags&flInLRU != 0 {
 		panic("bufpool: AddToLRU of a frame already in the LRU")
 	}
 	h := &in.hot[f]
 	h.key = p
 	h.access = 0
 	h.clock = 0 // buf_page_init: freed_page_clock = 0
-	in.flags[f] = flInLRU
-	in.fix[f] = 0
-	in.helps[f] = 0
-	in.observer[f] = 0
-	in.version[f] = 0
+	in.hot[f].flags = flInLRU
+	in.hot[f].fix = 0
+	in.hot[f].helps = 0
+	in.hot[f].observer = 0
+	in.hot[f].version = 0
 	in.oldestMod[f] = 0
 	if in.taken > 0 {
 		in.taken--
@@ -372,14 +371,14 @@ func (in *Instance) AddToLRU(f FrameID, p PageID, old bool) {
 // list head. InnoDB ticks freed_page_clock in buf_LRU_block_remove_hashed, i.e. on every
 // removal, DDL removals included; tick=false leaves the clock alone.
 func (in *Instance) Remove(f FrameID, tick bool) {
-	if in.flags[f]&flInLRU == 0 {
+	if in.hot[f].flags&flInLRU == 0 {
 		panic("bufpool: Remove of a free frame")
 	}
-	if in.fix[f] != 0 {
+	if in.hot[f].fix != 0 {
 		// buf_LRU_free_page refuses a page that cannot be relocated: a thread holds it.
 		panic("bufpool: Remove of a buffer-fixed frame")
 	}
-	if in.flags[f]&flDirty != 0 {
+	if in.hot[f].flags&flDirty != 0 {
 		in.MarkClean(f)
 	}
 	in.SetAHI(f, false) // the caller has dropped the entries (and paid for it)
@@ -391,9 +390,9 @@ func (in *Instance) Remove(f FrameID, tick bool) {
 		in.freedClock++
 		in.Stats.Evicted++
 	}
-	in.flags[f] = 0
-	in.fix[f] = 0
-	in.observer[f] = 0
+	in.hot[f].flags = 0
+	in.hot[f].fix = 0
+	in.hot[f].observer = 0
 	in.lruPrev[f] = Nil
 	in.lruNext[f] = in.freeHead
 	in.freeHead = f

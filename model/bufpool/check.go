@@ -32,7 +32,7 @@ func (in *Instance) Check() error {
 		}
 		where[f] = onFree
 		cnt++
-		if in.flags[f]&flInLRU != 0 {
+		if in.hot[f].flags&flInLRU != 0 {
 			bad("free list: frame %d flagged in LRU", f)
 		}
 	}
@@ -54,7 +54,7 @@ func (in *Instance) Check() error {
 		if in.lruPrev[f] != prev {
 			bad("LRU: frame %d prev %d, want %d", f, in.lruPrev[f], prev)
 		}
-		if in.flags[f]&flInLRU == 0 {
+		if in.hot[f].flags&flInLRU == 0 {
 			bad("LRU: frame %d not flagged in LRU", f)
 		}
 		old := in.hot[f].clock&oldBit != 0
@@ -140,7 +140,7 @@ func (in *Instance) Check() error {
 	// Flush list: order, oldest_modification, bitmaps, Fenwick.
 	dirty := int32(0)
 	for f := FrameID(0); f < FrameID(n); f++ {
-		d := in.flags[f]&flDirty != 0
+		d := in.hot[f].flags&flDirty != 0
 		if d {
 			dirty++
 			if where[f] != onLRU {
@@ -175,7 +175,7 @@ func (in *Instance) Check() error {
 			if s >= in.fnext {
 				bad("flush: slot %d occupied past fnext %d", s, in.fnext)
 			}
-			if f < 0 || f >= FrameID(n) || in.flags[f]&flDirty == 0 || in.seq[f] != s {
+			if f < 0 || f >= FrameID(n) || in.hot[f].flags&flDirty == 0 || in.seq[f] != s {
 				bad("flush: slot %d maps to frame %d not dirty there", s, f)
 				continue
 			}
@@ -200,12 +200,12 @@ func (in *Instance) Check() error {
 	for f := in.lruHead; f != Nil; f = in.lruNext[f] {
 		a := want[in.hot[f].key.Space()]
 		a.n++
-		if in.flags[f]&flAHI != 0 {
+		if in.hot[f].flags&flAHI != 0 {
 			a.ahi++
 		}
-		if in.flags[f]&flDirty != 0 {
+		if in.hot[f].flags&flDirty != 0 {
 			a.dirty++
-			if o := in.observer[f]; o != 0 {
+			if o := in.hot[f].observer; o != 0 {
 				if int(o) >= len(obsDirty) {
 					bad("observer %d of frame %d unregistered", o, f)
 				} else {
@@ -245,7 +245,7 @@ func (in *Instance) Check() error {
 			if in.hot[f].key.Space() != id || where[f] != onLRU {
 				bad("space %d: member %d is %v (list %d)", id, f, in.hot[f].key, where[f])
 			}
-			if in.flags[f]&flDirty != 0 {
+			if in.hot[f].flags&flDirty != 0 {
 				if !inDirty {
 					bad("space %d: dirty frame %d after a clean one", id, f)
 				}

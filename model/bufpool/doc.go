@@ -37,10 +37,10 @@
 // # Data layout and budget
 //
 // Frames are int32 indexes into parallel slices; -1 (Nil) ends a list. A page hit reads
-// one hash slot and one 16-byte hotFrame {key, first access, old bit + clock stamp}.
-// Per frame: 16 (hot) + 8 (LRU links, reused by the free list) + 8 (space list links) +
-// 8 (oldest_modification) + 4 (flush sequence) + 8 (flags, fix count, AHI helps, observer,
-// space version) + 5.3 (page hash at 4/3 slots per frame) + 6 (flush slot map at 1.5 slots
+// one hash slot and one 24-byte hotFrame {key, first access, old bit + clock stamp, fix
+// count, observer, space version, flags, AHI helps}.
+// Per frame: 24 (hot) + 8 (LRU links, reused by the free list) + 8 (space list links) +
+// 8 (oldest_modification) + 4 (flush sequence) + 5.3 (page hash at 4/3 slots per frame) + 6 (flush slot map at 1.5 slots
 // per frame) + ~0.3 (occupancy bitmaps, Fenwick tree) = about 63.6 bytes.
 //
 // # Order statistics

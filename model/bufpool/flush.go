@@ -158,7 +158,7 @@ func (in *Instance) compact() {
 // clean it sets oldest_modification and inserts f at the flush-list head
 // (buf_flush_insert_into_flush_list) and returns true; later modifications change nothing.
 func (in *Instance) MarkDirty(f FrameID, lsn uint64) bool {
-	fl := in.flags[f]
+	fl := in.hot[f].flags
 	if fl&flDirty != 0 {
 		return false
 	}
@@ -173,11 +173,11 @@ func (in *Instance) MarkDirty(f FrameID, lsn uint64) bool {
 	in.seq[f] = s
 	in.fslot[s] = f
 	in.setSlot(s)
-	in.flags[f] = fl | flDirty
+	in.hot[f].flags = fl | flDirty
 	in.oldestMod[f] = lsn
 	in.flen++
 	in.spaceDirty(f)
-	if o := in.observer[f]; o != 0 {
+	if o := in.hot[f].observer; o != 0 {
 		in.obs[o].dirty++
 	}
 	return true
@@ -186,20 +186,20 @@ func (in *Instance) MarkDirty(f FrameID, lsn uint64) bool {
 // MarkClean removes f from the flush list (buf_flush_remove) and clears its observer, as
 // buf_flush_remove does. A flush hazard pointer on f moves to the next newer node.
 func (in *Instance) MarkClean(f FrameID) {
-	if in.flags[f]&flDirty == 0 {
+	if in.hot[f].flags&flDirty == 0 {
 		return
 	}
 	if in.flushHP == f {
 		in.flushHP = in.FlushNewer(f)
 	}
 	in.clearSlot(in.seq[f])
-	in.flags[f] &^= flDirty
+	in.hot[f].flags &^= flDirty
 	in.oldestMod[f] = 0
 	in.flen--
 	in.spaceClean(f)
-	if o := in.observer[f]; o != 0 {
+	if o := in.hot[f].observer; o != 0 {
 		in.obs[o].dirty--
-		in.observer[f] = 0
+		in.hot[f].observer = 0
 	}
 }
 
@@ -242,7 +242,7 @@ func (in *Instance) FlushOlder(f FrameID) FrameID {
 // FlushRank is the number of flush-list nodes older than dirty frame f: a walk from the
 // tail passes that many nodes before reaching f (and visits rank+1 counting f). O(log n).
 func (in *Instance) FlushRank(f FrameID) int {
-	if in.flags[f]&flDirty == 0 {
+	if in.hot[f].flags&flDirty == 0 {
 		panic("bufpool: FlushRank of a clean frame")
 	}
 	s := in.seq[f]
@@ -279,7 +279,7 @@ func (in *Instance) FlushFromTail() func(yield func(FrameID) bool) {
 				s = in.nextSlot(uint32(s) + 1)
 				continue
 			}
-			if in.flags[f]&flDirty != 0 {
+			if in.hot[f].flags&flDirty != 0 {
 				s = in.nextSlot(in.seq[f] + 1)
 			} else {
 				// f was cleaned and the slots renumbered: the r nodes older than f now

@@ -4,7 +4,7 @@ package bufpool
 // lost the race to read the same page in, as buf_page_init_for_read's caller does with
 // buf_LRU_block_free_non_file_page).
 func (in *Instance) ReturnFree(f FrameID) {
-	if in.flags[f]&flInLRU != 0 {
+	if in.hot[f].flags&flInLRU != 0 {
 		panic("bufpool: ReturnFree of a frame in the LRU")
 	}
 	in.lruPrev[f] = Nil

@@ -23,7 +23,7 @@ func (in *Instance) RemovalScan(space uint32, dst []FrameID) (visited int, found
 // Blocked reports whether frame f would stop buf_LRU_remove_all_pages: buffer-fixed or
 // io-fixed (buf_page_get_io_fix != BUF_IO_NONE || buf_fix_count > 0).
 func (in *Instance) Blocked(f FrameID) bool {
-	return in.fix[f] != 0 || in.flags[f]&flIOMask != 0
+	return in.hot[f].fix != 0 || in.hot[f].flags&flIOMask != 0
 }
 
 // FlushFirstOfSpace answers the flush-list walk of BUF_REMOVE_FLUSH_* from the tail to the
@@ -49,7 +49,7 @@ func (in *Instance) FlushFirstOfObserver(o uint16) (FrameID, int) {
 	best := Nil
 	for _, sid := range in.obs[o].spaces {
 		for f := in.SpaceOldestDirty(sid); f != Nil; f = in.SpaceNewerDirty(f) {
-			if in.observer[f] == o {
+			if in.hot[f].observer == o {
 				if best == Nil || in.seq[f] < in.seq[best] {
 					best = f
 				}
@@ -63,7 +63,7 @@ func (in *Instance) FlushFirstOfObserver(o uint16) (FrameID, int) {
 // ahiEligible is the test of buf_LRU_drop_page_hash_for_tablespace: a page of the space,
 // not io-fixed, not buffer-fixed, with AHI entries.
 func (in *Instance) ahiEligible(f FrameID, space uint32) bool {
-	return in.flags[f]&(flAHI|flIOMask) == flAHI && in.fix[f] == 0 &&
+	return in.hot[f].flags&(flAHI|flIOMask) == flAHI && in.hot[f].fix == 0 &&
 		in.hot[f].key.Space() == space
 }
 

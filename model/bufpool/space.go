@@ -57,7 +57,7 @@ func (in *Instance) spaceRemove(f FrameID) {
 	id := in.hot[f].key.Space()
 	i := in.spaceIdx[id]
 	sp := &in.spaces[i]
-	in.spUnlink(sp, f, in.flags[f]&flDirty != 0)
+	in.spUnlink(sp, f, in.hot[f].flags&flDirty != 0)
 	sp.n--
 	if sp.n == 0 {
 		delete(in.spaceIdx, id)
@@ -196,7 +196,7 @@ func (in *Instance) SpaceOldestDirty(space uint32) FrameID {
 // order in O(1) per step.
 func (in *Instance) SpaceNewerDirty(f FrameID) FrameID {
 	p := in.spPrev[f]
-	if p == Nil || in.flags[p]&flDirty == 0 {
+	if p == Nil || in.hot[p].flags&flDirty == 0 {
 		return Nil
 	}
 	return p
@@ -205,15 +205,15 @@ func (in *Instance) SpaceNewerDirty(f FrameID) FrameID {
 // SetObserver tags f with flush observer o (0 clears). Observer ids are small dense
 // integers chosen by the caller.
 func (in *Instance) SetObserver(f FrameID, o uint16) {
-	old := in.observer[f]
+	old := in.hot[f].observer
 	if old == o {
 		return
 	}
-	dirty := in.flags[f]&flDirty != 0
+	dirty := in.hot[f].flags&flDirty != 0
 	if old != 0 && dirty {
 		in.obs[old].dirty--
 	}
-	in.observer[f] = o
+	in.hot[f].observer = o
 	if o == 0 {
 		return
 	}

@@ -99,6 +99,33 @@ func BenchmarkCMergeRun(b *testing.B) {
 	}
 }
 
+// BenchmarkCLoadCursor is 8.0.27+'s load-side Merge_cursor (Builder::btree_build) over k
+// sorted runs, one per scan thread: ns per record and the priority queue's compares per
+// record. Against k = 1 the increment is what k files add to load_row (which is measured over
+// one file); its slope per compare is the unit the model charges per queue compare.
+func BenchmarkCLoadCursor(b *testing.B) {
+	for _, sh := range cShapes {
+		for _, k := range []int{1, 2, 4, 8, 16} {
+			b.Run(fmt.Sprintf("%s/files=%d", sh.name, k), func(b *testing.B) {
+				needC(b)
+				const n = 1 << 16
+				bd := cbench.NewBuild(sh.ix, n, 4)
+				defer bd.Free()
+				bd.KMerge(k, 1)
+				b.ResetTimer()
+				ns, cmps := bd.KMerge(k, b.N)
+				b.StopTimer()
+				if ns == 0 {
+					b.Fatal("merge failed")
+				}
+				b.ReportMetric(float64(ns)/float64(b.N*n), "ns/record")
+				b.ReportMetric(float64(cmps)/float64(b.N*n), "compares/record")
+				b.ReportMetric(0, "ns/op")
+			})
+		}
+	}
+}
+
 // BenchmarkCPageAppend is one entry from a sorted run into the bulk loader: the record read
 // and turned into a tuple (row_rec_to_index_entry_low), BtrBulk::insert / Btree_load::insert
 // (converted size, space check, rec_convert_dtuple_to_rec on the page heap, rec_get_offsets,

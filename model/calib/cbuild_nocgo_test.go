@@ -15,3 +15,4 @@ func BenchmarkCKeySortBuffer(b *testing.B) { skipNoC(b) }
 func BenchmarkCMergeRun(b *testing.B)      { skipNoC(b) }
 func BenchmarkCPageAppend(b *testing.B)    { skipNoC(b) }
 func BenchmarkCScan(b *testing.B)          { skipNoC(b) }
+func BenchmarkCLoadCursor(b *testing.B)    { skipNoC(b) }

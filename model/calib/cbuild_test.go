@@ -4,6 +4,7 @@ package calib
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"testing"
 
@@ -139,5 +140,32 @@ func TestCRowBuildRoundTrips(t *testing.T) {
 	}
 	if ns := tr.Scan([]int{cbench.IndexK, cbench.IndexC}, true, 50000); ns == 0 {
 		t.Error("the scan with a rebuild did nothing")
+	}
+}
+
+// TestCKMergeQueue checks the load cursor's priority queue (cb_bench_kmerge): every record of
+// the k runs comes out (the merge fails otherwise), one run needs no compare, and k runs take
+// 1.5·log2 k compares per record within 0.6 — the count model/indexbuild's queueNs charges (a
+// pop sifts the hole down one level per compare and the last element back up, the push sifts
+// up): a queue that scanned its inputs linearly (k - 1 per record: 15 at k = 16) or skipped
+// the sift-down fails it.
+func TestCKMergeQueue(t *testing.T) {
+	if !cbench.Available {
+		t.Skip("needs cgo")
+	}
+	const n = 1 << 14
+	bd := cbench.NewBuild(cbench.IndexK, n, 5)
+	defer bd.Free()
+	for _, k := range []int{1, 2, 4, 8, 16} {
+		ns, cmps := bd.KMerge(k, 1)
+		if ns == 0 {
+			t.Fatalf("k=%d: the merge lost records", k)
+		}
+		per := float64(cmps) / n
+		want := 1.5 * math.Log2(float64(k))
+		if math.Abs(per-want) > 0.6 {
+			t.Errorf("k=%d: %.2f compares per record, want %.2f ± 0.6", k, per, want)
+		}
+		t.Logf("k=%d: %.2f compares per record", k, per)
 	}
 }

@@ -53,7 +53,11 @@ func marshal(sc *Scenario) ([]byte, error) {
 // Marshal's output (with an unset row_size written as 0, as it was before Marshal left it out). Two runs with the same hash simulate the same thing; the profile's file
 // name and comments in the scenario do not count, every value does.
 func Hash(sc *Scenario) string {
-	b, err := marshal(sc)
+	// What the real server did and whether the data is its whole working set describe the
+	// scenario; they do not change what is simulated, so they do not count.
+	c := *sc
+	c.Observed, c.Warm.WholeWorkingSet = Observed{}, false
+	b, err := marshal(&c)
 	if err != nil {
 		// Every schema type marshals; failing here means the schema gained one that does not.
 		panic("config: cannot marshal scenario: " + err.Error())

@@ -70,6 +70,13 @@ func LoadBytesWith(name string, data []byte, baseDir string, sets []string, seed
 		d.noPos = true
 		if !found {
 			d.fail(nil, "", s, "expected path=value, e.g. mysql.innodb_buffer_pool_size=24GiB")
+		} else if paths, ok := shorthand(sc, strings.TrimSpace(p)); ok {
+			if len(paths) == 0 {
+				d.fail(nil, "method", v, "method= is shorthand for the method of every schedule entry that has one (create_index), and this scenario has none")
+			}
+			for _, q := range paths {
+				setPath(d, sc, q, v)
+			}
 		} else {
 			setPath(d, sc, strings.TrimSpace(p), v)
 		}

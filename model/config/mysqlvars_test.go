@@ -14,6 +14,7 @@ mysql:
 %s
 data:
   - {name: sbtest, tables: 1, rows: 10k}
+warm: {whole_working_set: true}
 duration: 2s
 workload:
   - sysbench: {mix: oltp_read_only, threads: 2, tables: sbtest}

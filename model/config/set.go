@@ -29,6 +29,33 @@ func Set(sc *Scenario, path, value string) error {
 	return nil
 }
 
+// shorthand expands a --set path that names no scenario field but a field many entries
+// have: `method` is schedule[N].method of every schedule entry whose operation has a
+// method field (create_index: native, pt-osc or gh-ost; docs/osc.md), in order, so
+// `--vary method=native,pt-osc,gh-ost` compares the three ways of running the scenario's
+// ALTERs. ok is false for any other path.
+func shorthand(sc *Scenario, path string) (paths []string, ok bool) {
+	if path != "method" {
+		return nil, false
+	}
+	for i, e := range sc.Schedule {
+		if e.Params == nil {
+			continue
+		}
+		v := reflect.ValueOf(e.Params)
+		for v.Kind() == reflect.Pointer {
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			continue
+		}
+		if _, has := field(v, "method"); has {
+			paths = append(paths, fmt.Sprintf("schedule[%d].method", i))
+		}
+	}
+	return paths, true
+}
+
 // pathSeg is one step of a YAML path: a key, or an index when key == "".
 type pathSeg struct {
 	key   string

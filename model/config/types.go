@@ -44,6 +44,10 @@ type Scenario struct {
 	// SLO is a latency objective ("p99=5ms"): a run with one (or with open-loop traffic)
 	// measures each DDL statement's latency harm against it (docs/output.md).
 	SLO SLO `yaml:"slo,omitempty"`
+	// Observed is what the real server did (ddlsim import --status writes it): every run
+	// compares its simulated statement rate with it (internal/trust). It does not change
+	// what is simulated: Hash leaves it out.
+	Observed Observed `yaml:"observed,omitempty"`
 
 	// Warnings are the loader's findings about legal but suspicious settings (warnings.go),
 	// each at the line that causes it. They are not configuration: Marshal and Hash leave
@@ -220,7 +224,15 @@ type Costs struct {
 	// SortRowMiss is one compare level of the run sort above the sorting thread's share of the
 	// last-level cache (entries fetched from DRAM, the misses overlapped by the CPU); 0 = the
 	// larger of list_node and sort_row.
-	SortRowMiss  Duration `yaml:"sort_row_miss,omitempty" zero:"default"`
+	SortRowMiss Duration `yaml:"sort_row_miss,omitempty" zero:"default"`
+	// FilesortRow is one compare level of an in-memory sort outside the index build (a
+	// statement's filesort of its rows, the flush toolkit's sort of its pages); 0 = sort_row.
+	FilesortRow Duration `yaml:"filesort_row,omitempty" zero:"default"`
+	// BuildRow is the index build's per-row work on one clustered row it scans
+	// (row_merge_read_clustered_index's cursor step, delete mark, rec_get_offsets, read-view
+	// check, row_build; 8.0.27+ the Parallel_reader callback's same steps), without the SQL
+	// layer's per-row work that row stands for; 0 = row (older profiles).
+	BuildRow     Duration `yaml:"build_row,omitempty" zero:"default"`
 	MergeRow     Duration `yaml:"merge_row"`      // one row through one merge pass
 	LoadRow      Duration `yaml:"load_row"`       // one row appended by the bulk loader
 	Connect      Duration `yaml:"connect"`        // server-side CPU of connect + auth + disconnect
@@ -387,6 +399,10 @@ type Warm struct {
 	// Tables are hot sets: each listed data group gets (up to) its own fraction of its leaf
 	// pages resident first, in list order; the groups not listed share what is left of fill.
 	Tables []WarmTable `yaml:"tables,omitempty"`
+	// WholeWorkingSet says the data groups are all the server's working set, so a pool they
+	// fill under half of is meant (it silences model/server's pool-fill warning). It does not
+	// change what is simulated: Hash leaves it out.
+	WholeWorkingSet bool `yaml:"whole_working_set,omitempty"`
 }
 
 // WarmTable is one data group's share of the warm pool: the fraction of its leaf pages
@@ -394,6 +410,13 @@ type Warm struct {
 type WarmTable struct {
 	Name string  `yaml:"name"`
 	Fill float64 `yaml:"fill"`
+}
+
+// Observed is the real server's traffic a scenario describes: the statements per second it
+// served (Questions over an Uptime interval) and where that figure comes from.
+type Observed struct {
+	StatementsPerS float64 `yaml:"statements_per_s"`
+	Source         string  `yaml:"source,omitempty"`
 }
 
 // Workload is one load generator, written as a one-key mapping `- KIND: {parameters}`:

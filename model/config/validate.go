@@ -119,6 +119,7 @@ var rules = []rule{
 	{"duration", positive},
 	{"report.interval", positive},
 	{"slo", validSLO},
+	{"observed.statements_per_s", zeroOr(between(0.001, 1e9))},
 
 	{"schedule[*].at", atLeast(0, "a duration >= 0")},
 	{"schedule[*].every", atLeast(0, "a duration >= 0 (0 = once)")},
@@ -315,6 +316,9 @@ func warmTableChecks(sc *Scenario) []verr {
 // afterChecks: every schedule entry names its operation; a statement that follows the previous schedule entry needs one that ends.
 func afterChecks(sc *Scenario) []verr {
 	var out []verr
+	if o := sc.Observed; o.StatementsPerS == 0 && o != (Observed{}) {
+		out = append(out, verr{path: "observed.statements_per_s", msg: "expected the statements per second the real server served (Questions over an Uptime interval), > 0"})
+	}
 	for i, e := range sc.Schedule {
 		if e.DDL == "" && e.Params == nil {
 			// An entry made by --set schedule[N].every=1s on a scenario without one: the

@@ -67,6 +67,8 @@ type Result struct {
 	Start, End sim.Time
 	Phases     []Phase
 	OSC        *OSCStats // what pt-osc or gh-ost did (nil for the native path)
+	// TxnsStart, TxnsEnd: the server's completed client transactions at its start and end.
+	TxnsStart, TxnsEnd uint64
 }
 
 // Phase is a named interval.
@@ -144,7 +146,7 @@ func Schedule(srv *server.Server, ev config.DDLEvent, begin func(*Result), done 
 				t.Sleep(at - t.Now())
 			}
 			for _, tab := range targets(srv, ev) {
-				r := &Result{Start: t.Now()}
+				r := &Result{Start: t.Now(), TxnsStart: srv.Stats.Txns}
 				r.Op, r.Table, r.Policy = ev.DDL, ev.Table, srv.PolicyName()
 				if tab != nil {
 					r.Table = tab.Name
@@ -180,7 +182,7 @@ func Statements(srv *server.Server, ev config.DDLEvent) int { return len(targets
 
 // Run executes one DDL statement on thread t, on the table ev.Table names.
 func Run(t *server.Thread, ev config.DDLEvent) Result {
-	r := Result{Start: t.Now()}
+	r := Result{Start: t.Now(), TxnsStart: t.Srv.Stats.Txns}
 	r.Op, r.Table, r.Policy = ev.DDL, ev.Table, t.Srv.PolicyName()
 	run(t, ev, targets(t.Srv, ev)[0], &r)
 	return r
@@ -188,12 +190,14 @@ func Run(t *server.Thread, ev config.DDLEvent) Result {
 
 func run(t *server.Thread, ev config.DDLEvent, tab *schema.Table, r *Result) {
 	x := &Exec{T: t, Srv: t.Srv, Ev: ev, R: r}
+	t.StatementStart() // the statement's connection runs it (Threads_running)
 	defer func() {
 		if x.Table != nil {
 			t.ReleaseMDL(x.Table, x.lock)
 		}
 		t.Pay()
-		r.End = t.Now()
+		t.StatementGone()
+		r.End, r.TxnsEnd = t.Now(), t.Srv.Stats.Txns
 	}()
 	op, ok := ev.Params.(Operation)
 	if !ok {

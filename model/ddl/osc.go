@@ -1,6 +1,8 @@
 package ddl
 
 import (
+	"fmt"
+
 	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/model/schema"
 	"github.com/ddlsim/ddlsim/model/server"
@@ -38,6 +40,15 @@ type PtOSC struct {
 	// Tries is the tries of each metadata-locking step (--tries create_triggers, swap_tables:
 	// 10, 1 s apart).
 	Tries int `yaml:"tries"`
+	// MaxLoad is --max-load Threads_running=N (default 25): after each chunk, the copy
+	// pauses while Threads_running is at least N (Threads_running is the only status
+	// variable modelled; an explicit threshold, so no auto-raise).
+	MaxLoad int `yaml:"max_load"`
+	// CriticalLoad is --critical-load Threads_running=N (default 50): the tool dies when
+	// Threads_running is at least N at a check, and its cleanup runs.
+	CriticalLoad int `yaml:"critical_load"`
+	// CheckInterval is --check-interval (1 s): the sleep between two checks while paused.
+	CheckInterval config.Duration `yaml:"check_interval"`
 }
 
 // GhOst is gh-ost's options the model takes (go/cmd/gh-ost/main.go defaults, docs/osc.md §4.6).
@@ -50,6 +61,20 @@ type GhOst struct {
 	CutOverLockTimeout config.Duration `yaml:"cut_over_lock_timeout"`
 	DefaultRetries     int             `yaml:"default_retries"`  // --default-retries, 1 s apart
 	OkToDropTable      bool            `yaml:"ok_to_drop_table"` // --ok-to-drop-table
+	// MaxLoad is --max-load Threads_running=N (default none, 0): the write loop is throttled
+	// while the last reading (every second) was at least N.
+	MaxLoad int `yaml:"max_load"`
+	// CriticalLoad is --critical-load Threads_running=N (default none, 0): the migration
+	// aborts when a reading is at least N.
+	CriticalLoad int `yaml:"critical_load"`
+	// CriticalLoadInterval is --critical-load-interval-millis (0): with it, a second reading
+	// after this interval must also meet critical_load to abort.
+	CriticalLoadInterval config.Duration `yaml:"critical_load_interval"`
+	// MaxLagMillis is --max-lag-millis (1500 ms, at least 100 ms): the write loop is
+	// throttled while the heartbeat lag is above it.
+	MaxLagMillis config.Duration `yaml:"max_lag_millis"`
+	// HeartbeatInterval is --heartbeat-interval-millis (100 ms, 100 ms-1 s).
+	HeartbeatInterval config.Duration `yaml:"heartbeat_interval"`
 }
 
 func (o *CreateIndex) oscDefaults(d config.Defaulter) {
@@ -67,6 +92,9 @@ func (o *CreateIndex) oscDefaults(d config.Defaulter) {
 		d.Def("pt_osc.drop_old_table", p.DropOldTable == nil, func() { b := true; p.DropOldTable = &b })
 		d.Def("pt_osc.lock_wait_timeout", p.LockWaitTimeout == 0, func() { p.LockWaitTimeout = config.Duration(60 * sim.Second) })
 		d.Def("pt_osc.tries", p.Tries == 0, func() { p.Tries = 10 })
+		d.Def("pt_osc.max_load", p.MaxLoad == 0, func() { p.MaxLoad = 25 })
+		d.Def("pt_osc.critical_load", p.CriticalLoad == 0, func() { p.CriticalLoad = 50 })
+		d.Def("pt_osc.check_interval", p.CheckInterval == 0, func() { p.CheckInterval = config.Duration(sim.Second) })
 	case "gh-ost":
 		if o.GhOst == nil {
 			o.GhOst = &GhOst{}
@@ -76,6 +104,8 @@ func (o *CreateIndex) oscDefaults(d config.Defaulter) {
 		d.Def("gh_ost.dml_batch_size", g.DMLBatchSize == 0, func() { g.DMLBatchSize = 10 })
 		d.Def("gh_ost.cut_over_lock_timeout", g.CutOverLockTimeout == 0, func() { g.CutOverLockTimeout = config.Duration(3 * sim.Second) })
 		d.Def("gh_ost.default_retries", g.DefaultRetries == 0, func() { g.DefaultRetries = 60 })
+		d.Def("gh_ost.max_lag_millis", g.MaxLagMillis == 0, func() { g.MaxLagMillis = config.Duration(1500 * sim.Millisecond) })
+		d.Def("gh_ost.heartbeat_interval", g.HeartbeatInterval == 0, func() { g.HeartbeatInterval = config.Duration(100 * sim.Millisecond) })
 	}
 }
 
@@ -102,6 +132,9 @@ func (o *CreateIndex) oscCheck(sc *config.Scenario, c *config.Checker) {
 		c.Field("pt_osc.sleep", float64(p.Sleep)/1e9, config.Between(0.0, 3600.0))
 		c.Field("pt_osc.lock_wait_timeout", float64(p.LockWaitTimeout)/1e9, config.Between(1.0, 31536000.0))
 		c.Field("pt_osc.tries", p.Tries, config.AtLeast(1, "at least 1 try"))
+		c.Field("pt_osc.max_load", p.MaxLoad, config.AtLeast(1, "a Threads_running threshold of at least 1"))
+		c.Field("pt_osc.critical_load", p.CriticalLoad, config.AtLeast(1, "a Threads_running threshold of at least 1"))
+		c.Field("pt_osc.check_interval", float64(p.CheckInterval)/1e9, config.Between(0.001, 3600.0))
 	}
 	if g := o.GhOst; g != nil && o.Method == "gh-ost" {
 		if !sc.MySQL.LogBin {
@@ -112,6 +145,14 @@ func (o *CreateIndex) oscCheck(sc *config.Scenario, c *config.Checker) {
 		c.Field("gh_ost.nice_ratio", g.NiceRatio, config.Between(0.0, 100.0))
 		c.Field("gh_ost.cut_over_lock_timeout", float64(g.CutOverLockTimeout)/1e9, config.Between(1.0, 10.0))
 		c.Field("gh_ost.default_retries", g.DefaultRetries, config.AtLeast(1, "at least 1 try"))
+		c.Field("gh_ost.max_load", g.MaxLoad, config.AtLeast(0, "0 (none) or a Threads_running threshold"))
+		c.Field("gh_ost.critical_load", g.CriticalLoad, config.AtLeast(0, "0 (none) or a Threads_running threshold"))
+		c.Field("gh_ost.critical_load_interval", float64(g.CriticalLoadInterval)/1e9, config.Between(0.0, 3600.0))
+		// go/base/context.go:675-690: SetHeartbeatIntervalMilliseconds clamps to 100-1000,
+		// SetMaxLagMillisecondsThrottleThreshold raises below 100 to 100; ddlsim refuses
+		// instead of clamping silently.
+		c.Field("gh_ost.max_lag_millis", float64(g.MaxLagMillis)/1e9, config.Between(0.1, 31536000.0))
+		c.Field("gh_ost.heartbeat_interval", float64(g.HeartbeatInterval)/1e9, config.Between(0.1, 1.0))
 	}
 }
 
@@ -126,7 +167,7 @@ func (o *CreateIndex) methodName() string {
 // its own.
 func oscStages() []Stage {
 	return []Stage{{Name: "osc", MDL: server.MDLNone, Phases: []string{"create_table", "create_triggers",
-		"copy", "apply", "analyze", "swap", "cut_over", "ddl_log", "dictionary", "free_pages", "delete_file", "drop", "release_file"}}}
+		"copy", "apply", "analyze", "swap", "cut_over", "cleanup", "ddl_log", "dictionary", "free_pages", "delete_file", "drop", "release_file"}}}
 }
 
 // OSCStats is what a tool run did, for tests and explain.
@@ -134,6 +175,11 @@ type OSCStats struct {
 	Chunks, RowsCopied, TriggerRows, EventsApplied int64
 	ChunkSizes                                     []int64
 	CopyTime                                       sim.Time
+	// Throttled is the time the copy was held back by max_load or the lag, in Pauses.
+	Throttled sim.Time
+	Pauses    []pause
+	// ChunkStarts is when each chunk's copy began.
+	ChunkStarts []sim.Time
 }
 
 // shadow is the tool's new table: the original's shape plus the new index, in a new
@@ -324,6 +370,7 @@ func (o *CreateIndex) runPtOSC(x *Exec) {
 		return
 	}
 	defer srv.SetTrigger(tab, nil)
+	crit := ""
 	x.Phase("copy", func() server.ScanStats {
 		start := t.Now()
 		rows := tab.Rows
@@ -334,6 +381,7 @@ func (o *CreateIndex) runPtOSC(x *Exec) {
 		var avgN, avgT float64 // WeightedAvgRate
 		for lo := int64(0); lo < rows; {
 			hi := min(lo+size, rows)
+			st.ChunkStarts = append(st.ChunkStarts, t.Now())
 			d := copyChunk(t, tab, sh, lo, hi, 8)
 			st.Chunks++
 			st.RowsCopied += hi - lo
@@ -341,14 +389,23 @@ func (o *CreateIndex) runPtOSC(x *Exec) {
 			if p.ChunkTime > 0 {
 				size = weightedAvgRate(&avgN, &avgT, st.Chunks == 1, float64(hi-lo), d.Seconds(), sim.Time(p.ChunkTime).Seconds())
 			}
+			if v, ok := ptLoadWait(t, p, st); !ok {
+				crit = fmt.Sprintf("Error copying rows from %s to _%s_new: Threads_running=%d exceeds its critical threshold %d",
+					tab.Name, tab.Name, v, p.CriticalLoad)
+				break
+			}
 			if p.Sleep > 0 {
-				t.Sleep(sim.Time(p.Sleep))
+				idleSleep(t, sim.Time(p.Sleep))
 			}
 			lo = hi
 		}
 		st.CopyTime = t.Now() - start
 		return server.ScanStats{}
 	})
+	if crit != "" {
+		ptAbort(x, sh, p, crit)
+		return
+	}
 	x.Phase("analyze", func() server.ScanStats {
 		roundTrip(t, 1)
 		updateStats(t, sh.tab)
@@ -400,6 +457,8 @@ func (o *CreateIndex) runGhOst(x *Exec) {
 		return server.ScanStats{}
 	})
 	defer srv.DetachBinlogReader(tab)
+	th := newGhThrottler(x, g)
+	defer func() { th.done = true }()
 	apply := func() {
 		n := min(len(rd.IDs), g.DMLBatchSize)
 		roundTrip(t, 2) // BEGIN + the batch's multi-statement
@@ -417,26 +476,38 @@ func (o *CreateIndex) runGhOst(x *Exec) {
 	x.Phase("copy", func() server.ScanStats {
 		start := t.Now()
 		size := int64(g.ChunkSize)
-		for lo := int64(0); lo < tab.Rows; {
+		for lo := int64(0); lo < tab.Rows && th.abort == ""; {
+			th.wait(t, st) // throttle() before each write function
+			if th.abort != "" {
+				break
+			}
 			if len(rd.IDs) > 0 { // events first
 				apply()
 				continue
 			}
 			hi := min(lo+size, tab.Rows)
+			st.ChunkStarts = append(st.ChunkStarts, t.Now())
 			d := copyChunk(t, tab, sh, lo, hi, 1)
 			st.Chunks++
 			st.RowsCopied += hi - lo
 			st.ChunkSizes = append(st.ChunkSizes, hi-lo)
 			if g.NiceRatio > 0 {
-				t.Sleep(sim.Time(g.NiceRatio * float64(d)))
+				idleSleep(t, sim.Time(g.NiceRatio*float64(d)))
 			}
 			lo = hi
 		}
 		st.CopyTime = t.Now() - start
 		return server.ScanStats{}
 	})
+	if th.abort != "" {
+		// listenOnPanicAbort → abort: the migration stops; the ghost and changelog tables
+		// are left for the operator (no cleanup).
+		x.Fail("gh-ost: " + th.abort)
+		return
+	}
 	ok := false
 	x.Phase("cut_over", func() server.ScanStats {
+		th.wait(t, st) // cutOver throttles first (migrator.go:879)
 		for i := 0; i < g.DefaultRetries && !ok; i++ {
 			if i > 0 {
 				t.Sleep(sim.Second)

@@ -2,6 +2,9 @@ package indexbuild
 
 import (
 	"fmt"
+	"math"
+
+	"github.com/ddlsim/ddlsim/model/config"
 
 	"github.com/ddlsim/ddlsim/sim"
 )
@@ -96,13 +99,13 @@ func (b *build) scan(idx []int, S int, perRun []int64, ioBuf int64) []scanned {
 
 func (b *build) scanThread(p *sim.Proc, t, S int, rows, leafFrom, leaves int64, idx []int,
 	perRun []int64, ioBuf int64, out []scanned) {
-	s, env := b.s, b.env
+	s := b.s
 	segs := make([]seg, 0, len(idx))
 	wb := &writeBack{b: b, p: p}
 	defer wb.drain()
 	for sc := b.newLeafScan(rows, leafFrom, leaves); sc.next(p); {
 		rowsC, done, last := sc.rowsC, sc.done, sc.last()
-		ns := float64(rowsC) * float64(env.Costs.Row)
+		ns := float64(rowsC) * b.scanRowNs()
 		var write int64
 		segs = segs[:0]
 		for k, i := range idx {
@@ -320,7 +323,7 @@ func (b *build) mergeFile(p *sim.Proc, i int, f *fileStats, S int) {
 }
 
 // loadIndex is Builder::btree_build: one thread merges the index's scan-thread files with a
-// priority queue (log2 k compares per row) and appends every row to Btree_load, which fills
+// priority queue (Merge_cursor, queueNs per row) and appends every row to Btree_load, which fills
 // pages left to right. The files are closed (deleted) when the index is finished.
 func (b *build) loadIndex(p *sim.Proc, i int, files []fileStats, ioSize int64) {
 	ph := b.phase("load", i, p.Now())
@@ -351,8 +354,7 @@ func (b *build) loadIndex(p *sim.Proc, i int, files []fileStats, ioSize int64) {
 		return
 	}
 	defer b.freeMem(int64(max(k, 1)) * ioSize)
-	c := &b.env.Costs
-	perRow := float64(c.LoadRow) + float64(ceilLog2(int64(k)))*float64(c.SortRow)
+	perRow := float64(b.env.Costs.LoadRow) + queueNs(k, b.env.Costs.SortRow)
 	b.loadStream(p, i, rows, objs, ioSize, perRow)
 }
 
@@ -430,7 +432,7 @@ func (b *build) legacy(idx []int) {
 	segs := make([]seg, 0, len(idx))
 	for sc := b.newLeafScan(s.Rows, 0, s.PKLeafPages); sc.next(p); {
 		rowsC, done := sc.rowsC, sc.done
-		ns := float64(rowsC) * float64(env.Costs.Row)
+		ns := float64(rowsC) * b.scanRowNs()
 		var write int64
 		segs = segs[:0]
 		for k, i := range idx {
@@ -518,6 +520,22 @@ func (b *build) legacy(idx []int) {
 		b.fileDrop(f.obj)
 		b.freeTemp(f.bytes)
 	}
+}
+
+// queueNs is the CPU, in ns, that Merge_cursor's std::priority_queue over k files adds to
+// each row the load takes (ddl0builder.cc Merge_cursor::fetch pops the smallest reader,
+// Merge_cursor::next pushes it back with its next record): the pop sifts a hole down to a
+// leaf and the last element back up, the push sifts up; per row that is about 1.5·log2 k
+// compares (model/calib BenchmarkCLoadCursor counts 1.00 / 3.58 / 4.93 / 6.11 for k = 2 / 4
+// / 8 / 16; TestCKMergeQueue holds the count within 0.6 of it), each a cmp_rec_rec_simple of
+// two serialized records, which costs about one cached sort level (the same benchmark's
+// increment over one file: 8.8-10.1 ns a compare at k = 4-16 against sort_row's 11 ns for
+// the k shape). One file: no queue work (load_row is measured over one file).
+func queueNs(k int, sortRow config.Duration) float64 {
+	if k < 2 {
+		return 0
+	}
+	return 1.5 * math.Log2(float64(k)) * float64(sortRow)
 }
 
 // leafScan is the chunked walk of the clustered index every build does (the scan of

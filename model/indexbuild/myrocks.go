@@ -53,7 +53,7 @@ func (b *build) myrocks(idx []int) {
 	synced := make([]*tfile, 0, len(idx))
 	for sc := b.newLeafScan(s.Rows, 0, s.PKLeafPages); sc.next(p); {
 		rowsC, done := sc.rowsC, sc.done
-		ns := float64(rowsC) * float64(env.Costs.Row)
+		ns := float64(rowsC) * b.scanRowNs()
 		var write int64
 		segs, synced = segs[:0], synced[:0]
 		for k, i := range idx {

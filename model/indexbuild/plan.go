@@ -163,3 +163,13 @@ func sortFootprint(ix Index) int64 { return ix.KeyBytes + dfieldBytes*int64(max(
 // IndexPages is the page count (all levels) of index ix bulk-loaded with rows entries: the
 // pages a build creates for it (Pool.NewPages calls add up to this).
 func IndexPages(rows int64, ix Index, pageSize int64) int64 { return indexPages(rows, ix, pageSize) }
+
+// scanRowNs is the CPU, in ns, of the build's scan on one clustered row: Costs.BuildRow
+// (the build's own per-row work, measured by model/calib's BenchmarkCScan), or Costs.Row
+// for a profile that does not give it.
+func (b *build) scanRowNs() float64 {
+	if c := b.env.Costs.BuildRow; c > 0 {
+		return float64(c)
+	}
+	return float64(b.env.Costs.Row)
+}

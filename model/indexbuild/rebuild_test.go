@@ -3,6 +3,7 @@ package indexbuild
 import (
 	"testing"
 
+	"github.com/ddlsim/ddlsim/model/config"
 	"github.com/ddlsim/ddlsim/sim"
 )
 
@@ -100,5 +101,31 @@ func TestRebuildScanIsSingleThreaded(t *testing.T) {
 	one.Indexes, four.Indexes = one.Indexes[1:], four.Indexes[1:]
 	if a, b := scan(one), scan(four); b >= a*0.9 {
 		t.Errorf("ADD INDEX scan: %.2f s with 1 read thread, %.2f s with 4; want the parallel scan faster", a, b)
+	}
+}
+
+// TestScanChargesBuildRow: the build's scan charges costs.build_row per clustered row, and
+// costs.row only when the profile leaves build_row 0. With a single scan thread and a
+// CPU-bound scan, lowering build_row by d shortens the scan phase by about rows × d; setting
+// it equal to row changes nothing.
+func TestScanChargesBuildRow(t *testing.T) {
+	const rows = 20_000_000
+	scan := func(buildRow config.Duration) float64 {
+		te := newTestEnv()
+		te.env.Costs.BuildRow = buildRow
+		sp := ibSpec(rows)
+		sp.ParallelReadThreads = 1
+		r := runWith(t, te, sp)
+		ph := r.Phase("scan", -1)
+		return secs(ph.End - ph.Start)
+	}
+	row := testCosts().Row
+	def, same, low := scan(0), scan(row), scan(row/4)
+	if def != same {
+		t.Errorf("build_row = row (%v) scans in %.3f s, build_row 0 in %.3f s: want the same", row, same, def)
+	}
+	want := float64(rows) * float64(row-row/4) / 1e9
+	if got := def - low; got < 0.9*want || got > 1.1*want {
+		t.Errorf("build_row row/4 saves %.2f s of scan, want %.2f s (rows × the difference)", got, want)
 	}
 }

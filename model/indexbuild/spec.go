@@ -99,7 +99,7 @@ type Spec struct {
 	// full merge buffer with row_merge_insert_index_tuples into clust_btr_bulk; 8.0.27+'s
 	// Builder::insert_direct loads it from a single-threaded scan (Parallel_cursor::scan forces
 	// m_single_threaded_mode for a skip-sort builder). Each such row costs
-	// Costs.RebuildRow + Costs.LoadRow on top of the scan's Costs.Row.
+	// Costs.RebuildRow + Costs.LoadRow on top of the scan's Costs.BuildRow (Row when 0).
 	Rebuild bool
 
 	Threads             int   // innodb_ddl_threads (8.0.27+; default 4)

@@ -99,10 +99,10 @@ func studyBuild(tb testing.TB, rows int64, edit func(*Spec)) Result {
 // The reference's trends on the profile, page cache included, at 1 B rows (the smallest size
 // it measured; TestStudyTable shows 1B..8B): the same checks as the test-hardware trend tests
 // above, on the machine the scenarios simulate, for the trends the model reproduces with the
-// per-record costs measured by model/calib. The buffer trend ("helps, up to a point, all at
+// per-record costs measured by model/calib's C transcriptions. The buffer trend ("helps, up to a point, all at
 // once") is not reproduced with them: a doubling saves one merge pass (merge_row plus the
 // pass's temp I/O, ~30-50 ns per entry on this NVMe) but adds a sort level, and above the
-// sorting thread's share of the LLC a level costs sort_row_miss (126 ns measured) — so larger
+// sorting thread's share of the LLC a level costs sort_row_miss (165 ns, the C sort) — so larger
 // buffers are slower (docs/validation.md, "Index-build option study"). What is asserted here
 // for the buffer is the model's own mechanism: that it is the missing levels that make it so
 // (with sort_row_miss = sort_row the trend turns back).

@@ -84,7 +84,7 @@ func CollectPages(t *server.Thread, in *server.Instance, sel Select, hold int, s
 		// A clean page modified while the walk had yielded moved to the list's head and may
 		// have been met twice.
 		out = slices.CompactFunc(out, func(a, b Target) bool { return a == b })
-		t.Charge(sim.Time(len(out)*log2ceil(len(out))) * s.Costs.SortRow)
+		t.Charge(sim.Time(len(out)*log2ceil(len(out))) * s.Costs.FilesortRow)
 	}
 	return out
 }

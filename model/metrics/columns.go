@@ -9,7 +9,7 @@ var Columns = []string{
 	"lru_mutex_wait_ms_per_s", "free_mutex_wait_ms_per_s", "flush_mutex_wait_ms_per_s", "cpu_util",
 	"checkpoint_age_mb", "temp_truncations_per_s", "ddl_active",
 	"made_young_per_s", "single_page_flushes_per_s", "free_waits_per_s", "runnable", "temp_sessions_closing",
-	"mdl_waiting", "err_per_s", "redo_mb_per_s",
+	"mdl_waiting", "err_per_s", "redo_mb_per_s", "threads_running",
 }
 
 // CPUColumns are the series columns a run adds after Columns when its cores are shared with

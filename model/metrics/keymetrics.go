@@ -43,10 +43,10 @@ var AggregateFields = []string{"count", "failed", "total_duration_s", "mean_dura
 
 // ImpactFields are the traffic-impact values of a DDL statement that the compare table shows
 // right after its duration, as ddl<i>_<op>_<field>.
-var ImpactFields = []string{"baseline_tps", "min_tps", "mean_tps", "lat_p95_ms", "lat_p99_ms", "below_half_s"}
+var ImpactFields = []string{"baseline_tps", "min_tps", "mean_tps", "lat_p95_ms", "lat_p99_ms", "below_half_s", "lost_txns"}
 
 func impactValues(d *DDLResult) []float64 {
-	return []float64{d.BaselineTPS, d.MinTPS, d.MeanTPS, d.LatP95Ms, d.LatP99Ms, d.BelowHalfS}
+	return []float64{d.BaselineTPS, d.MinTPS, d.MeanTPS, d.LatP95Ms, d.LatP99Ms, d.BelowHalfS, d.LostTxns}
 }
 
 // KeyMetrics lists a run's summary metrics followed by each DDL statement's duration, traffic
@@ -81,8 +81,8 @@ func KeyMetricsOf(sum Summary, ddl []DDLResult) []KeyMetric {
 		fields, vals := ImpactFields, impactValues(&ddl[i])
 		if d.Latency != nil {
 			// Latency harm leads, then the throughput fields (its p95/p99 are in the harm).
-			fields = append(HarmFields(d.Latency.SLO != ""), "baseline_tps", "min_tps", "mean_tps", "below_half_s")
-			vals = append(harmValues(&ddl[i]), d.BaselineTPS, d.MinTPS, d.MeanTPS, d.BelowHalfS)
+			fields = append(HarmFields(d.Latency.SLO != ""), "baseline_tps", "min_tps", "mean_tps", "below_half_s", "lost_txns")
+			vals = append(harmValues(&ddl[i]), d.BaselineTPS, d.MinTPS, d.MeanTPS, d.BelowHalfS, d.LostTxns)
 		}
 		for j, v := range vals {
 			out = append(out, KeyMetric{Metric: Metric{Name: name(fields[j]), Value: v}, Kind: KindImpact, DDL: i, About: about})

@@ -78,6 +78,11 @@ type DDLResult struct {
 	LatP95Ms    float64 `json:"lat_p95_ms"`
 	LatP99Ms    float64 `json:"lat_p99_ms"`
 	BelowHalfS  float64 `json:"below_half_s"`
+	// LostTxns is the transactions the load did not do while it ran, against its no-DDL
+	// baseline rate: BaselineTPS × DurationS − the transactions completed from its start to
+	// its end (negative when the load did more, as an open-loop load catching up after a
+	// stall does; NaN without a baseline).
+	LostTxns float64 `json:"lost_txns"`
 	// Latency is the statement's latency harm, measured only in runs with open-loop
 	// traffic or an SLO (nil otherwise, and then absent from every output).
 	Latency *LatencyHarm `json:"latency,omitempty"`

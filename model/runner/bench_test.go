@@ -44,7 +44,8 @@ func steadyScenario(b *testing.B) *config.Scenario {
 // 80 virtual s) built and started as runner.Run does but run without the per-second
 // recorder. It reports virtual seconds per CPU second of the process (vs/cpu-s: getrusage
 // user + system, warm-up included; issue 27's target is ≥ 45) and per wall second (vs/s),
-// simulated page accesses (server Stats Hits+Misses) and kernel events per wall second.
+// simulated page accesses (server Stats Hits+Misses) and kernel events per wall second, the
+// CPU seconds (cpu-s/op) and kernel events (events/op) of one run.
 // Pool build + warm fill is timed separately (build-s) and not in either rate.
 //
 //	go test -run '^$' -bench 'Steady8c64g$' -benchtime 1x -count 5 ./model/runner/
@@ -106,6 +107,8 @@ func benchSteady(b *testing.B, sc *config.Scenario) {
 	b.ReportMetric(float64(b.N)*end.Seconds()/cpu, "vs/cpu-s")
 	b.ReportMetric(accesses/wall, "accesses/s")
 	b.ReportMetric(events/wall, "events/s")
+	b.ReportMetric(events/float64(b.N), "events/op")
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
 	b.ReportMetric(resumes/events, "resumes/event")
 	b.ReportMetric(build/float64(b.N), "build-s")
 	b.ReportMetric(perFrame, "heap-bytes/frame")
@@ -182,7 +185,8 @@ func BenchmarkReproductionScenarios(b *testing.B) {
 // pool, 64 sysbench threads, CREATE INDEX on a 20 GB table): the three policies once each,
 // each run until its DDL is done (until_ddl_done), on GOMAXPROCS workers as `ddlsim compare
 // --seeds 1` runs them. cpu-s/set is the process's user + system CPU time of the set
-// (getrusage; issue 27's target ≤ 40), wall-s/set its wall time. It fails when a run hit
+// (getrusage; issue 27's target ≤ 40), wall-s/set its wall time, events/set the kernel
+// events of the three runs. It fails when a run hit
 // the cap, unless DDLSIM_BENCH_SET shortened it (e.g. duration=60s: every run stops at
 // 70 virtual s, its DDL unfinished).
 //
@@ -194,7 +198,7 @@ func BenchmarkDBACompare(b *testing.B) {
 	}
 	shortened := benchSets() != nil
 	workers := runtime.GOMAXPROCS(0)
-	var virt, cpu float64
+	var virt, cpu, events float64
 	b.ResetTimer()
 	for range b.N {
 		c0 := cpuTime()
@@ -216,6 +220,7 @@ func BenchmarkDBACompare(b *testing.B) {
 					}
 					mu.Lock()
 					virt += float64(len(r.Series.Rows))*sc.Report.Interval.Seconds() + sc.Warmup.Seconds()
+					events += float64(r.Events)
 					mu.Unlock()
 				}
 			}()
@@ -231,6 +236,7 @@ func BenchmarkDBACompare(b *testing.B) {
 	b.ReportMetric(wall, "wall-s/set")
 	b.ReportMetric(cpu/float64(b.N), "cpu-s/set")
 	b.ReportMetric(virt/float64(b.N), "virtual-s/set")
+	b.ReportMetric(events/float64(b.N), "events/set")
 }
 
 // BenchmarkWarmFill256G builds and warm-fills a 256 GiB pool (16.8 M frames, 16 instances)

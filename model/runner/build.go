@@ -167,7 +167,7 @@ func (m *Model) DDLs() []ddl.Result {
 	out := append([]ddl.Result(nil), m.ddls...)
 	for _, p := range m.inflight {
 		d := *p
-		d.End, d.Unfinished = m.Sim.Now(), true
+		d.End, d.Unfinished, d.TxnsEnd = m.Sim.Now(), true, m.Server.Stats.Txns
 		out = append(out, d)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })

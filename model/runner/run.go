@@ -322,6 +322,7 @@ func (r *recorder) sample() {
 		float64(st.TempClosing),
 		float64(st.MDLWaiting), rate(st.Errors, l.Errors),
 		float64(srv.Redo.LSN()-r.lastLSN) / (1 << 20) / dt,
+		float64(st.ThreadsRunning),
 	}
 	if r.client || r.other {
 		capacity := float64(srv.Cores.N()) * float64(now-r.lastT)
@@ -413,6 +414,7 @@ func ddlResult(d ddl.Result, warm, interval sim.Time, s *metrics.Series, lat []l
 	q := latQuantiles(ivs, 0.95, 0.99)
 	r.LatP95Ms, r.LatP99Ms = q[0], q[1]
 	r.BaselineTPS = metrics.Mean(base)
+	r.LostTxns = r.BaselineTPS*r.DurationS - float64(d.TxnsEnd-d.TxnsStart)
 	if len(during) > 0 {
 		r.MinTPS = math.Inf(1)
 		for _, v := range during {

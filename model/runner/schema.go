@@ -18,7 +18,7 @@ func Schema() config.Schema {
 		Workloads: workload.Kinds(),
 		Policies:  policies.Kinds(),
 		DataShape: server.GroupPages,
-		Warners:   []func(*config.Scenario) []config.Warning{ddl.TempWarnings},
+		Warners:   []func(*config.Scenario) []config.Warning{ddl.TempWarnings, server.PoolFillWarnings},
 	}
 }
 

@@ -16,6 +16,10 @@ type Costs struct {
 	AHIFold, AHINode, BlockScan                         sim.Time
 	PageFree, PageFlushCPU, SortRow, MergeRow, LoadRow  sim.Time
 	Connect, TempTableRow                               sim.Time
+	// FilesortRow is one compare level of an in-memory sort outside the index build (a
+	// statement's filesort, the flush toolkit's sort of its targets): costs.filesort_row,
+	// or costs.sort_row when a profile leaves it 0.
+	FilesortRow sim.Time
 	// PageReadCPU, PageWriteCPU: server CPU per data-file page read / write operation
 	// submitted (syscall, block layer, completion); the sleep around a wait is ContextSwitch.
 	PageReadCPU, PageWriteCPU sim.Time
@@ -25,6 +29,9 @@ type Costs struct {
 
 func costsFrom(c config.Costs) Costs {
 	d := func(x config.Duration) sim.Time { return sim.Time(x) }
+	if c.FilesortRow == 0 {
+		c.FilesortRow = c.SortRow
+	}
 	return Costs{
 		PageHit: d(c.PageHit), PageMiss: d(c.PageMiss), ListNode: d(c.ListNode), Row: d(c.Row),
 		Statement: d(c.Statement), Commit: d(c.Commit), MutexHandoff: d(c.MutexHandoff),
@@ -33,7 +40,7 @@ func costsFrom(c config.Costs) Costs {
 		PageFree: d(c.PageFree), PageFlushCPU: d(c.PageFlushCPU), SortRow: d(c.SortRow),
 		MergeRow: d(c.MergeRow), LoadRow: d(c.LoadRow), Connect: d(c.Connect),
 		TempTableRow: d(c.TempTableRow), PageReadCPU: d(c.PageReadCPU), PageWriteCPU: d(c.PageWriteCPU),
-		Path: pathCostsFrom(c),
+		FilesortRow: d(c.FilesortRow), Path: pathCostsFrom(c),
 	}
 }
 
@@ -143,6 +150,8 @@ type Stats struct {
 	MDLWaits, MDLWaitNs, MDLTimeouts, MDLDeadlocks uint64
 	// MDLWaiting is a gauge: threads waiting for a metadata lock now.
 	MDLWaiting int64
+	// ThreadsRunning is a gauge: connections executing a command now (running.go).
+	ThreadsRunning int64
 	// IOSleeps counts a thread's sleeps on I/O (each charged costs.context_switch).
 	IOSleeps uint64
 	// ClientCPUNs is the CPU a co-located benchmark client used on the server's cores

@@ -20,10 +20,26 @@ const maxShapedRows = 1 << 50
 
 // groupPages is the size in pages of the largest table of data group g.
 func groupPages(g config.Table, pageSize int64) int64 {
+	largest, _ := groupShape(g, pageSize)
+	return largest
+}
+
+// GroupTotalPages is the pages of all of data group g's tables together, as buildTables
+// builds them (each tablespace's NextPage: its header pages and every index), saturating at
+// math.MaxInt64 (TestGroupTotalPagesMatchesBuildTables).
+func GroupTotalPages(g config.Table, pageSize int64) int64 {
+	_, total := groupShape(g, pageSize)
+	return total
+}
+
+// groupShape is the size in pages of the largest table of data group g and of all its
+// tables, each with the tablespace's first pages (FSP header, ibuf bitmap, inode), which come
+// before the indexes.
+func groupShape(g config.Table, pageSize int64) (largest, total int64) {
 	if pageSize <= 0 {
-		return 0
+		return 0, 0
 	}
-	var largest int64
+	const header = 3
 	switch g.Kind {
 	case "tpcc":
 		w := int64(g.Warehouses)
@@ -31,12 +47,14 @@ func groupPages(g config.Table, pageSize int64) int64 {
 			rows := d.PerWH
 			if d.Name != "item" {
 				if w > maxShapedRows/d.PerWH {
-					return math.MaxInt64
+					return math.MaxInt64, math.MaxInt64
 				}
 				rows *= w
 			}
-			largest = max(largest, schema.NewTable(d.Name, g.Name, 0, rows, d.RowBytes, d.PKBytes, d.Secondary, pageSize).Pages())
+			p := schema.NewTable(d.Name, g.Name, 0, rows, d.RowBytes, d.PKBytes, d.Secondary, pageSize).Pages() + header
+			largest, total = max(largest, p), satAdd(total, p)
 		}
+		return largest, total
 	default:
 		nsec := 1
 		if g.Kind == schema.KindInsertBenchmark {
@@ -50,7 +68,7 @@ func groupPages(g config.Table, pageSize int64) int64 {
 			rows = schema.RowsForSizeOf(g.Kind, int64(g.Size), pageSize, nsec, int(g.RowSize))
 		}
 		if rows > maxShapedRows {
-			return math.MaxInt64
+			return math.MaxInt64, math.MaxInt64
 		}
 		var t *schema.Table
 		if g.Kind == schema.KindInsertBenchmark {
@@ -58,8 +76,19 @@ func groupPages(g config.Table, pageSize int64) int64 {
 		} else {
 			t = schema.NewSysbenchTableRow(g.Name, g.Name, 0, rows, nsec, pageSize, int(g.RowSize))
 		}
-		largest = t.Pages()
+		largest = t.Pages() + header
+		n := int64(max(g.Tables, 1))
+		if largest > math.MaxInt64/n {
+			return largest, math.MaxInt64
+		}
+		return largest, largest * n
 	}
-	// The tablespace's first pages (FSP header, ibuf bitmap, inode) come before the indexes.
-	return largest + 3
+}
+
+// satAdd is a + b for non-negative a and b, at most math.MaxInt64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }

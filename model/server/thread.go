@@ -27,11 +27,16 @@ type Thread struct {
 	binlogCache uint64
 	// mdlTimeout, when > 0, is the session's own lock_wait_timeout (AcquireMDLTimeout).
 	mdlTimeout sim.Time
+	// running: the connection is executing a command (Threads_running, running.go);
+	// endPending: its command ended and stops counting when its owed CPU has run.
+	running, endPending bool
+	settleFn            func() // settle, bound once
 }
 
 // Spawn starts a server thread running body.
 func (s *Server) Spawn(name, kind string, body func(t *Thread)) *Thread {
 	t := &Thread{Srv: s}
+	t.settleFn = t.settle
 	t.Proc = s.Sim.Spawn(name, kind, func(p *sim.Proc) {
 		body(t)
 		t.Pay()
@@ -57,6 +62,9 @@ func (t *Thread) Pay() {
 		d := t.debt
 		t.debt = 0
 		t.Srv.Cores.Compute(t.Proc, d)
+	}
+	if t.endPending {
+		t.settle()
 	}
 }
 
@@ -86,8 +94,15 @@ func (t *Thread) Sleep(d sim.Time) {
 	if t.debt > 0 {
 		cpu := t.debt
 		t.debt = 0
+		if t.endPending {
+			t.Proc.SleepAfterComputeThen(t.Srv.Cores, cpu, d, t.settleFn)
+			return
+		}
 		t.Proc.SleepAfterCompute(t.Srv.Cores, cpu, d)
 		return
+	}
+	if t.endPending {
+		t.settle()
 	}
 	t.Proc.Sleep(d)
 }

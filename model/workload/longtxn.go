@@ -108,7 +108,8 @@ func (b *LongTransaction) Launch(env Env) (Running, error) {
 					srv.Stats.Reads++
 				}
 			}
-			c.t.Sleep(sim.Time(b.Hold)) // idle in transaction: its locks stay held
+			c.t.StatementEnd()          // idle in transaction: not running (Threads_running)
+			c.t.Sleep(sim.Time(b.Hold)) // its locks stay held
 			c.statement(co.Statement)   // COMMIT
 			if b.Write {
 				c.t.CommitWait()

@@ -141,8 +141,10 @@ func startPlannedClients(srv *server.Server, prefix string, p *loadPlan, txn fun
 					}
 				}
 				if !txn(c, k) {
+					t.StatementGone()
 					return
 				}
+				t.StatementEnd() // the transaction's last statement
 				if noRTT {
 					t.Pay()
 				}

@@ -93,8 +93,12 @@ type client struct {
 // core before the server sees the statement), the round trip (hardware.client_rtt; the
 // connection's thread sleeps meanwhile) and then cpu of server work, plus statement_sys (the
 // statement's kernel CPU: the packet's recv and the result's send).
+//
+// The previous statement's command ends here and this one's starts after the round trip
+// (Threads_running, server.Thread.StatementStart).
 func (c *client) statement(cpu sim.Time) {
 	hw := &c.t.Srv.Scenario.HardwareProfile
+	c.t.StatementEnd()
 	if d := sim.Time(hw.Client.CPUPerStatement); hw.Client.Colocated && d > 0 {
 		c.t.Pay()
 		c.t.Srv.Cores.Compute(c.t.Proc, d)
@@ -103,6 +107,7 @@ func (c *client) statement(cpu sim.Time) {
 	if rtt := sim.Time(hw.ClientRTT); rtt > 0 {
 		c.t.Sleep(rtt)
 	}
+	c.t.StatementStart()
 	c.t.Charge(cpu + c.t.Srv.Costs.Path.StatementSys) // statement_sys: the protocol's and socket's kernel CPU
 }
 
@@ -158,6 +163,7 @@ func startClients(srv *server.Server, prefix string, n int, rate float64, at sim
 			c.next = t.Now()
 			noRTT := srv.Scenario.HardwareProfile.ClientRTT == 0
 			for k := 0; txn(c, k); k++ {
+				t.StatementEnd() // the transaction's last statement
 				if noRTT {
 					// Without a client round trip nothing else makes a transaction that
 					// finds its pages cached take simulated time: its CPU would stay owed
@@ -165,6 +171,7 @@ func startClients(srv *server.Server, prefix string, n int, rate float64, at sim
 					t.Pay()
 				}
 			}
+			t.StatementGone()
 		})
 	}
 }
@@ -289,7 +296,7 @@ func (sb *sysbench) txn(c *client) {
 			tab, ti := sb.table(c)
 			extra := sim.Time(0)
 			if i >= 2 {
-				extra = 100 * 7 * co.SortRow
+				extra = 100 * 7 * co.FilesortRow
 			}
 			sb.rangeSelect(c, tab, sb.id(c, ti), 100, extra)
 		}

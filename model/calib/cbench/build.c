@@ -784,7 +784,7 @@ static inline int pq_less(const file_reader *l, const file_reader *r, const cb_i
 // std::priority_queue<File_cursor*>: push = push_back + __push_heap; pop = __pop_heap
 // (__adjust_heap down to a leaf, then __push_heap) + pop_back (libstdc++ stl_heap.h).
 typedef struct {
-	file_reader *v[8];
+	file_reader *v[CB_KMERGE_MAX];
 	int n;
 } pq_t;
 static void pq_push_heap(pq_t *q, int hole, int top, file_reader *val, const cb_index *ix, uint64_t *c)
@@ -923,6 +923,66 @@ uint64_t cb_bench_merge(cb_build *b, int fam, long iters)
 		}
 	}
 	mem_heap_free(th);
+	return ns;
+}
+
+// Builder::btree_build's Merge_cursor over the k files of one index (one per scan thread,
+// each holding one sorted run after its merge task): the same per-row steps as merge_ddl80
+// (online-log check, pop, the tuple heap's clear, the consumer, the reader's next record,
+// the push back) over k inputs instead of two. The consumer is Output_file::write in both,
+// so the difference between k files and one is the priority queue's work: its compares
+// (*cmps counts them) and moves. The runs are made from the build's entries on every call
+// (not timed).
+uint64_t cb_bench_kmerge(cb_build *b, int k, long iters, uint64_t *cmps)
+{
+	if (k < 1 || k > CB_KMERGE_MAX || !ensure_runs(b)) return 0;
+	const cb_index *index = &b->index;
+	long n = b->n;
+	size_t rec_max = 4 + 2 + 124;
+	byte *runs[CB_KMERGE_MAX];
+	size_t cap = (size_t)(n / k + 1) * rec_max + 2;
+	for (int r = 0; r < k; r++) {
+		long lo = r * n / k, hi = (r + 1) * n / k;
+		row_merge_tuple_sort(2, 2, b->tuples, b->aux, (size_t)lo, (size_t)hi, &b->cmps);
+		runs[r] = malloc(cap);
+		byte *p = runs[r];
+		for (long i = lo; i < hi; i++) p = buf_encode(p, index, b->tuples[i]);
+		*p++ = 0;
+	}
+	memcpy(b->tuples, b->orig, (size_t)n * sizeof *b->tuples);
+	mem_heap *th = mem_heap_create(2048);
+	uint64_t ns = 0, c = 0;
+	for (long it = 0; it < iters; it++) {
+		uint64_t t0 = b_now_ns();
+		file_reader r[CB_KMERGE_MAX];
+		pq_t q = {.n = 0};
+		output_file o = {.buf = b->out, .size = b->out_size, .ptr = b->out};
+		o.last_offsets[0] = REC_OFFS_NORMAL_SIZE;
+		o.last_offsets[1] = (rec_offs)index->n_fields;
+		for (int i = 0; i < k; i++) {
+			r[i] = (file_reader){.buf = runs[i], .ptr = runs[i], .end = runs[i] + cap};
+			if (file_reader_next(&r[i], index)) pq_push(&q, &r[i], index, &c);
+		}
+		uint64_t c0 = c;
+		volatile int online_err = 0;
+		long rows = 0;
+		while (q.n > 0) {
+			if (online_err) break;
+			file_reader *cur = pq_pop(&q, index, &c);
+			mem_heap_empty(th);
+			output_write(&o, cur->mrec, cur->offsets, 0, index, &c);
+			rows++;
+			if (file_reader_next(cur, index)) pq_push(&q, cur, index, &c);
+		}
+		ns += b_now_ns() - t0;
+		*cmps += c - c0;
+		if (rows != n) {
+			ns = 0;
+			break;
+		}
+	}
+	mem_heap_free(th);
+	for (int r = 0; r < k; r++) free(runs[r]);
 	return ns;
 }
 

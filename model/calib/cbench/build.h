@@ -37,6 +37,10 @@ long cb_key_sorted_check(cb_build *b, int32_t *ids_out);
 // The merge of the two runs into one, iters times; returns ns. fam CB_ROW0MERGE:
 // row_merge_blocks; CB_DDL80: Merge_file_sort::merge_rows with its Merge_cursor.
 uint64_t cb_bench_merge(cb_build *b, int fam, long iters);
+// 8.0.27+'s Merge_cursor over k sorted runs of the build's entries (1 <= k <= CB_KMERGE_MAX),
+// iters times: ns (0 on an error); *cmps += the priority queue's compares of the timed merges.
+#define CB_KMERGE_MAX 32
+uint64_t cb_bench_kmerge(cb_build *b, int k, long iters, uint64_t *cmps);
 // The merged run's records' ids in order (n of them), -1 on a format error.
 long cb_merge_ids(cb_build *b, int fam, int32_t *ids_out);
 

@@ -262,6 +262,18 @@ func (b *Build) Merge(fam, iters int) uint64 {
 	return uint64(C.cb_bench_merge(b.p, C.int(fam), C.long(iters)))
 }
 
+// KMerge runs 8.0.27+'s Merge_cursor over k sorted runs of the entries iters times (the
+// load's merge of an index's k scan-thread files): ns (0: an error) and the priority queue's
+// compares over the iters merges.
+func (b *Build) KMerge(k, iters int) (ns, cmps uint64) {
+	var c C.uint64_t
+	ns = uint64(C.cb_bench_kmerge(b.p, C.int(k), C.long(iters), &c))
+	return ns, uint64(c)
+}
+
+// KMergeMax is the most runs KMerge takes.
+const KMergeMax = C.CB_KMERGE_MAX
+
 // MergedIDs is the ids of the merged run's records in order (nil on a format error).
 func (b *Build) MergedIDs(fam int) []int32 {
 	ids := make([]int32, b.N)

@@ -1,0 +1,1 @@
+sysbench oltp_read_only --db-driver=mysql --mysql-socket=/var/tmp/ddlsim-lab.qacgjZ/sock --mysql-user=root --mysql-db=sbtest --mysql-ignore-errors=1213,1020,1205,1180 --tables=4 --table-size=250000 --threads=8 --rand-type=special --time=160 --report-interval=10 run
