@@ -329,34 +329,46 @@ func (c *cleaners) flushLRU(t *Thread, in *Instance) {
 // more are dispatched, so a page stays io-fixed for one doublewrite batch, not the whole
 // flush batch.
 func (c *cleaners) flushList(t *Thread, in *Instance, n int) {
-	s := c.s
-	bp := in.BP
 	for n > 0 {
-		t.Lock(in.Flush)
-		var pages []bufpool.FrameID
-		for f := bp.FlushOldest(); f != bufpool.Nil && len(pages) < min(n, doublewriteBatch); {
-			t.Charge(s.Costs.ListNode)
-			if bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0 {
-				f = bp.FlushNewer(f)
-				continue
-			}
-			bp.SetIOFix(f, bufpool.IOWrite)
-			pages = append(pages, f)
-			// Released around the dispatch; the walk goes on from the hazard pointer (the
-			// next newer page), or from the tail when that page has left the list meanwhile.
-			bp.SetFlushHP(bp.FlushNewer(f))
-			t.Unlock(in.Flush)
-			t.Lock(in.Flush)
-			f = bp.FlushHP()
-		}
-		bp.SetFlushHP(bufpool.Nil)
-		t.Unlock(in.Flush)
+		pages := flushListBatch(t, in, n, math.MaxUint64)
 		if len(pages) == 0 {
 			return
 		}
 		c.write(t, in, pages)
 		n -= len(pages)
 	}
+}
+
+// flushListBatch is one doublewrite batch of buf_do_flush_list_batch's walk: up to
+// min(n, doublewriteBatch) pages from the flush-list tail whose oldest modification is below
+// lsn (math.MaxUint64: every page), io-fixed for writing. flush_list_mutex is released and
+// re-taken around every page dispatched and held continuously only over pages skipped
+// (io-fixed or buffer-fixed); each page visited costs a list-node step.
+func flushListBatch(t *Thread, in *Instance, n int, lsn uint64) []bufpool.FrameID {
+	bp := in.BP
+	t.Lock(in.Flush)
+	var pages []bufpool.FrameID
+	for f := bp.FlushOldest(); f != bufpool.Nil && len(pages) < min(n, doublewriteBatch); {
+		t.Charge(t.Srv.Costs.ListNode)
+		if bp.OldestMod(f) >= lsn {
+			break
+		}
+		if bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0 {
+			f = bp.FlushNewer(f)
+			continue
+		}
+		bp.SetIOFix(f, bufpool.IOWrite)
+		pages = append(pages, f)
+		// Released around the dispatch; the walk goes on from the hazard pointer (the
+		// next newer page), or from the tail when that page has left the list meanwhile.
+		bp.SetFlushHP(bp.FlushNewer(f))
+		t.Unlock(in.Flush)
+		t.Lock(in.Flush)
+		f = bp.FlushHP()
+	}
+	bp.SetFlushHP(bufpool.Nil)
+	t.Unlock(in.Flush)
+	return pages
 }
 
 // write flushes pages for the cleaner and feeds the adaptive-flushing page rate.

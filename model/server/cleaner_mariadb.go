@@ -333,28 +333,8 @@ func (c *mariaCleaner) recommend(t *Thread, oldest uint64, dirtyPct float64) int
 // (cleaners.flushList); it returns the pages written.
 func (c *mariaCleaner) flushList(t *Thread, in *Instance, n int, lsn uint64) int {
 	written := 0
-	bp := in.BP
 	for n > 0 {
-		t.Lock(in.Flush)
-		var pages []bufpool.FrameID
-		for f := bp.FlushOldest(); f != bufpool.Nil && len(pages) < min(n, doublewriteBatch); {
-			t.Charge(c.s.Costs.ListNode)
-			if bp.OldestMod(f) >= lsn {
-				break
-			}
-			if bp.IOFix(f) != bufpool.IONone || bp.FixCount(f) > 0 {
-				f = bp.FlushNewer(f)
-				continue
-			}
-			bp.SetIOFix(f, bufpool.IOWrite)
-			pages = append(pages, f)
-			bp.SetFlushHP(bp.FlushNewer(f))
-			t.Unlock(in.Flush)
-			t.Lock(in.Flush)
-			f = bp.FlushHP()
-		}
-		bp.SetFlushHP(bufpool.Nil)
-		t.Unlock(in.Flush)
+		pages := flushListBatch(t, in, n, lsn)
 		if len(pages) == 0 {
 			break
 		}
