@@ -264,7 +264,9 @@ func Run(dir string, res *runner.Result, command []string) (string, error) {
 	if len(res.DDL) > 0 {
 		pg.Tables = append(pg.Tables, phaseTable(res.DDL))
 	}
-	pg.Tables = append(pg.Tables, trustTables(trust.Of(res.Scenario))...)
+	tr := trust.Of(res.Scenario)
+	tr.Observed = trust.CompareObserved(res.Scenario, &res.Series, res.DDL)
+	pg.Tables = append(pg.Tables, trustTables(tr)...)
 	cfg, err := config.Marshal(res.Scenario)
 	if err != nil {
 		return "", err
@@ -290,7 +292,34 @@ func trustTables(t *trust.Trust) []Table {
 	for _, k := range t.Constants {
 		c.Rows = append(c.Rows, []string{k.Name, k.Origin, k.From, k.Status, k.On + k.Source})
 	}
-	return []Table{v, c}
+	ts := []Table{v}
+	if o := observedTable(t); o != nil {
+		ts = append(ts, *o)
+	}
+	return append(ts, c)
+}
+
+// observedTable is the simulated statement rate against the real server's (the scenario's
+// observed: block, trust.CompareObserved): one row for a run, one per run for a compare or
+// sweep; nil when the scenario gives no observed rate.
+func observedTable(t *trust.Trust) *Table {
+	if t.Observed == nil && len(t.ObservedRuns) == 0 {
+		return nil
+	}
+	tb := Table{Caption: fmt.Sprintf("Simulated statements/s against the server's observed rate (band %s× either way)", metrics.Plain(trust.ObservedBand, 2)),
+		Header: []string{"run", "observed /s", "simulated /s", "simulated / observed", "within band", "over", "observed by"}}
+	row := func(run string, o *trust.Observed) []string {
+		return []string{run, metrics.Plain(o.StatementsPerSObserved, 6), metrics.Plain(o.Simulated, 6), metrics.Plain(o.Ratio, 3),
+			fmt.Sprint(o.WithinBand), o.Basis, o.Source}
+	}
+	if t.Observed != nil {
+		tb.Rows = append(tb.Rows, row("this run", t.Observed))
+	}
+	for i := range t.ObservedRuns {
+		r := &t.ObservedRuns[i]
+		tb.Rows = append(tb.Rows, row(fmt.Sprintf("point %d %s seed %d", r.Point, r.Params, r.Seed), &r.Observed))
+	}
+	return &tb
 }
 
 // RunTitle is the title of a run's throughput figure: scenario, policy and seed.

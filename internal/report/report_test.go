@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/ddlsim/ddlsim/internal/sweep/sweeptest"
+	"github.com/ddlsim/ddlsim/internal/trust"
 	"github.com/ddlsim/ddlsim/model/config"
+	"github.com/ddlsim/ddlsim/model/metrics"
 	"github.com/ddlsim/ddlsim/model/runner"
 )
 
@@ -153,6 +155,48 @@ func TestRunReportRenders(t *testing.T) {
 		}
 	}
 	checkRenders(t, out, 1)
+}
+
+// A run whose scenario gives the server's observed rate shows it against the simulated one
+// (the console's warning, in the report); one without it has no such table.
+func TestRunReportShowsObservedRate(t *testing.T) {
+	sc, err := config.Load("../../scenarios/sweeps/tiny.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runner.Run(sc, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caption := "against the server&#39;s observed rate"
+	out, err := Run(t.TempDir(), res, []string{"ddlsim", "run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if html, _ := os.ReadFile(out); strings.Contains(string(html), caption) {
+		t.Error("a run without observed: has an observed-rate table")
+	}
+	o := trust.CompareObserved(res.Scenario, &res.Series, res.DDL)
+	if o != nil {
+		t.Fatal("tiny.yaml gives an observed rate; the test needs one without")
+	}
+	res.Scenario.Observed.StatementsPerS = 1
+	res.Scenario.Observed.Source = "SHOW GLOBAL STATUS, test"
+	o = trust.CompareObserved(res.Scenario, &res.Series, res.DDL)
+	if o == nil || o.Simulated <= 1.5 {
+		t.Fatalf("the run's simulated rate is not far above 1/s: %+v", o)
+	}
+	res.Scenario.Observed.StatementsPerS = o.Simulated / 3
+	out, err = Run(t.TempDir(), res, []string{"ddlsim", "run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := os.ReadFile(out)
+	for _, want := range []string{caption, "this run", metrics.Plain(o.Simulated/3, 6), metrics.Plain(o.Simulated, 6), ">3</td>", ">false</td>", "SHOW GLOBAL STATUS, test"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("run report lacks %q", want)
+		}
+	}
 }
 
 // The compare report leads with the DDL's duration and traffic impact: those tables and
