@@ -349,6 +349,11 @@ type MySQL struct {
 	// version's default (1 on MySQL 5.7.7+, 0 on MariaDB). docs/osc.md §6.1.
 	LogBin     bool `yaml:"log_bin,omitempty"`
 	SyncBinlog *int `yaml:"sync_binlog,omitempty"`
+	// PurgeThreads is innodb_purge_threads: the purge coordinator and its workers;
+	// PurgeBatchSize is innodb_purge_batch_size: the undo pages one purge batch handles
+	// (model/server purge.go). Unset, the version's defaults.
+	PurgeThreads   int `yaml:"innodb_purge_threads"`
+	PurgeBatchSize int `yaml:"innodb_purge_batch_size"`
 	// Ignored lists the real server variables the mysql: block set that the model does not
 	// read (innodb_flush_method, max_connections), canonically spelled, in file order: the
 	// loader warns about them once; they change nothing and are not part of the

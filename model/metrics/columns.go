@@ -10,6 +10,7 @@ var Columns = []string{
 	"checkpoint_age_mb", "temp_truncations_per_s", "ddl_active",
 	"made_young_per_s", "single_page_flushes_per_s", "free_waits_per_s", "runnable", "temp_sessions_closing",
 	"mdl_waiting", "err_per_s", "redo_mb_per_s", "threads_running",
+	"read_requests_per_s", "history_length", "purge_lookups_per_s", "purge_removed_per_s",
 }
 
 // CPUColumns are the series columns a run adds after Columns when its cores are shared with

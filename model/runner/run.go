@@ -323,6 +323,8 @@ func (r *recorder) sample() {
 		float64(st.MDLWaiting), rate(st.Errors, l.Errors),
 		float64(srv.Redo.LSN()-r.lastLSN) / (1 << 20) / dt,
 		float64(st.ThreadsRunning),
+		rate(st.Hits+st.Misses, l.Hits+l.Misses), float64(srv.HistoryLength()),
+		rate(st.Purge.Lookups, l.Purge.Lookups), rate(st.Purge.Removed, l.Purge.Removed),
 	}
 	if r.client || r.other {
 		capacity := float64(srv.Cores.N()) * float64(now-r.lastT)

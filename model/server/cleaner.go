@@ -49,9 +49,10 @@ const (
 	cleanerPeriod    = sim.Second
 )
 
-// StartBackground launches the page cleaners and the log writer.
+// StartBackground launches the page cleaners, the log writer and purge.
 func (s *Server) StartBackground() {
 	s.Redo.start()
+	s.startPurge()
 	if s.Traits.IdleCleaner {
 		s.startMariaCleaner()
 		return

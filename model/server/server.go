@@ -96,6 +96,8 @@ type Server struct {
 	cleaners *cleaners
 	// mcleaner is MariaDB's page cleaner (Traits.IdleCleaner; nil otherwise).
 	mcleaner *mariaCleaner
+	// purge is purge_sys (purge.go; nil until StartBackground).
+	purge *purgeSys
 
 	nextObserver uint16
 	framesPer    int
@@ -160,6 +162,8 @@ type Stats struct {
 	// Errors counts statements that failed (ER_NO_SUCH_TABLE, ER_LOCK_WAIT_TIMEOUT): sysbench's
 	// err/s.
 	Errors uint64
+	// Purge is purge's work (purge.go).
+	Purge PurgeStats
 }
 
 // TempTruncation is one session temp-tablespace truncation and the work it did.

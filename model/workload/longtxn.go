@@ -19,8 +19,8 @@ import (
 // MDL_SHARED_READ / MDL_SHARED_WRITE is released at COMMIT, not at the statement's end), so an
 // ALTER that must upgrade to MDL_EXCLUSIVE waits for the commit, and while that X request
 // waits every new statement on the table queues behind it (the pile-up; model/server mdl.go).
-// Simplified: its read view and undo are not modelled (no purge lag from the open
-// transaction); `every` repeats the whole transaction.
+// A reading transaction's read view holds purge back (model/server purge.go: the history list
+// grows until it commits); `every` repeats the whole transaction.
 type LongTransaction struct {
 	Table string          `yaml:"table"` // a data group (its first table) or group[n]
 	Rows  int             `yaml:"rows"`  // rows read (or updated) at the start (default 1)
@@ -99,7 +99,7 @@ func (b *LongTransaction) Launch(env Env) (Running, error) {
 				c.use(tab, b.Write)
 				if b.Write {
 					c.writePK(tab, id, server.UpdateInPlace, redoUpdateNonKey)
-					c.writeUndo()
+					c.logUndo(server.UndoUpdNoKey, tab, id)
 					srv.Stats.Writes++
 					srv.Stats.IUD++
 				} else {

@@ -34,6 +34,9 @@ type heldMDL struct {
 // the statement with ER_NO_SUCH_TABLE, a wait past lock_wait_timeout with
 // ER_LOCK_WAIT_TIMEOUT.
 func (c *client) use(tab *schema.Table, write bool) {
+	if !write {
+		c.t.OpenReadView() // a consistent read: the transaction's read view (purge.go)
+	}
 	want := server.MDLSharedRead
 	if write {
 		want = server.MDLSharedWrite
@@ -70,8 +73,10 @@ func (c *client) use(tab *schema.Table, write bool) {
 	}
 }
 
-// endTxn releases the transaction's metadata locks (COMMIT, ROLLBACK).
+// endTxn releases the transaction's metadata locks (COMMIT, ROLLBACK); a committed
+// transaction's undo enters the history list (a rolled-back one's was dropped by attempt).
 func (c *client) endTxn() {
+	c.t.EndTrx(true)
 	for _, h := range c.held {
 		c.t.ReleaseMDL(h.tab, h.mdl)
 	}
@@ -92,6 +97,7 @@ func (c *client) attempt(txn func()) (ok bool) {
 		}
 		c.err = e.code
 		c.t.Srv.Stats.Errors++
+		c.t.EndTrx(false) // rolled back: its undo records are not purged
 		c.endTxn()
 	}()
 	txn()

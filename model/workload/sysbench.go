@@ -130,6 +130,25 @@ func (c *client) writeUndo() {
 	c.undoUse++
 }
 
+// logUndo is writeUndo of an update undo record that purge will read (server.LogUndo): the
+// row's table and id and, for an indexed update or a delete, the leaf of each secondary entry
+// it delete-marked (secLeaf: the model keeps no per-row k, so the old entry is where the
+// row's k entry always is).
+func (c *client) logUndo(kind server.UndoKind, tab *schema.Table, id int64) {
+	c.writeUndo()
+	r := server.UndoRec{Tab: tab, Kind: kind, ID: id, Page: c.undo}
+	if kind == server.UndoUpdKey || kind == server.UndoDelMark {
+		for i, sec := range tab.Secondary {
+			if i == server.MaxPurgeSec {
+				break
+			}
+			r.Sec[i] = secLeaf(sec, id)
+			r.NSec++
+		}
+	}
+	c.t.LogUndo(r)
+}
+
 // pace waits for the next arrival in open-loop mode and returns the transaction's start time
 // (its scheduled arrival, so queueing delay counts in latency as sysbench --rate reports it).
 func (c *client) pace() sim.Time {
@@ -362,7 +381,7 @@ func (sb *sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 		c.t.Search(sec, c.path, true)
 		c.t.Change(sec, c.path[len(c.path)-1], server.Insert, redoUpdateKey)
 	}
-	c.writeUndo()
+	c.logUndo(server.UndoUpdKey, tab, id)
 	c.t.Mtr(redoUpdateKey) // the undo record's mtr
 }
 
@@ -394,7 +413,7 @@ func (sb *sysbench) nonIndexUpdate(c *client, tab *schema.Table, id int64) {
 	c.statement(co.Statement + co.Row)
 	c.use(tab, true)
 	c.writePK(tab, id, server.UpdateInPlace, redoUpdateNonKey)
-	c.writeUndo()
+	c.logUndo(server.UndoUpdNoKey, tab, id)
 	c.t.Mtr(redoUpdateNonKey)
 }
 
@@ -408,7 +427,7 @@ func (sb *sysbench) delete(c *client, tab *schema.Table, id int64) {
 		c.t.Search(sec, c.path, true)
 		c.t.Change(sec, c.path[len(c.path)-1], server.DeleteMark, redoDelete)
 	}
-	c.writeUndo()
+	c.logUndo(server.UndoDelMark, tab, id)
 	c.t.Mtr(redoDelete)
 }
 
@@ -429,7 +448,7 @@ func (sb *sysbench) insertAt(c *client, tab *schema.Table, id int64) {
 		c.t.Search(sec, c.path, true)
 		c.t.Change(sec, c.path[len(c.path)-1], server.Insert, redoInsertReuse)
 	}
-	c.writeUndo()
+	c.logUndo(server.UndoUpdDel, tab, id)
 	c.t.Mtr(redoInsertReuse)
 }
 

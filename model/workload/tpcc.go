@@ -141,7 +141,7 @@ func (tp *tpcc) write(c *client, table int, row int64) {
 	ix := tp.t[table].Primary
 	c.path = ix.Path(c.path[:0], ix.LeafOf(row%ix.Rows))
 	c.t.Search(ix, c.path, true)
-	c.writeUndo()
+	c.logUndo(server.UndoUpdNoKey, tp.t[table], row%ix.Rows) // an UPDATE of non-key columns
 }
 
 func (tp *tpcc) readSec(c *client, table int, row int64) {
