@@ -2,9 +2,6 @@ package indexbuild
 
 import (
 	"fmt"
-	"math"
-
-	"github.com/ddlsim/ddlsim/model/config"
 
 	"github.com/ddlsim/ddlsim/sim"
 )
@@ -267,7 +264,9 @@ func (q *taskq) exec(p *sim.Proc, t task) {
 // left. Each pass reads the whole file and writes it to a second file (the first pass
 // grows that file to the input's size; later passes swap the two and overwrite). CPU per
 // row per pass is MergeRow (record read, compare, copy). Buffers: one output buffer and two
-// reader buffers of merge_io_buffer_size(scan threads × 2 + 1).
+// reader buffers of merge_io_buffer_size(scan threads × 2 + 1). Each run is read from its
+// start in whole reader buffers (File_reader::seek), so a pass also reads overRead bytes past
+// its runs' ends, which the next run's reader reads again (reread).
 func (b *build) mergeFile(p *sim.Proc, i int, f *fileStats, S int) {
 	passes := mergePasses(f.runs)
 	b.res.IndexPasses[i] = max(b.res.IndexPasses[i], passes)
@@ -286,8 +285,10 @@ func (b *build) mergeFile(p *sim.Proc, i int, f *fileStats, S int) {
 	defer b.freeMem(3 * ioSize)
 	grown := int64(0)
 	n := b.chunks(f.bytes, 1, maxChunksPerPass)
+	runs := f.runs
 	for pass := int64(0); pass < passes; pass++ {
 		in, out := f.obj, b.newFile()
+		over := overRead(f.bytes, runs, ioSize)
 		var off int64
 		t0 := p.Now()
 		for c := int64(0); c < n; c++ {
@@ -298,9 +299,11 @@ func (b *build) mergeFile(p *sim.Proc, i int, f *fileStats, S int) {
 			}
 			bytes := part(f.bytes, c, n)
 			rows := part(f.rows, c, n)
+			extra := part(over, c, n)
 			b.fileRead(p, []seg{{f: in, off: off, n: bytes}}, ioSize)
+			b.reread(p, in, off, bytes, extra, ioSize)
 			off += bytes
-			b.cpu(p, float64(rows)*float64(b.env.Costs.MergeRow)+b.copyNs(2*bytes))
+			b.cpu(p, float64(rows)*float64(b.env.Costs.MergeRow)+b.copyNs(2*bytes+extra))
 			if pass == 0 {
 				if !b.allocTemp(bytes) {
 					b.fileDrop(out)
@@ -317,6 +320,7 @@ func (b *build) mergeFile(p *sim.Proc, i int, f *fileStats, S int) {
 		b.fileDrop(in)
 		f.obj = out
 		b.passSpan(i, pass, t0, p.Now())
+		runs = ceilDiv(runs, 2)
 	}
 	// The spare file (the last pass's input) is closed and deleted.
 	b.freeTemp(grown)
@@ -520,22 +524,6 @@ func (b *build) legacy(idx []int) {
 		b.fileDrop(f.obj)
 		b.freeTemp(f.bytes)
 	}
-}
-
-// queueNs is the CPU, in ns, that Merge_cursor's std::priority_queue over k files adds to
-// each row the load takes (ddl0builder.cc Merge_cursor::fetch pops the smallest reader,
-// Merge_cursor::next pushes it back with its next record): the pop sifts a hole down to a
-// leaf and the last element back up, the push sifts up; per row that is about 1.5·log2 k
-// compares (model/calib BenchmarkCLoadCursor counts 1.00 / 3.58 / 4.93 / 6.11 for k = 2 / 4
-// / 8 / 16; TestCKMergeQueue holds the count within 0.6 of it), each a cmp_rec_rec_simple of
-// two serialized records, which costs about one cached sort level (the same benchmark's
-// increment over one file: 8.8-10.1 ns a compare at k = 4-16 against sort_row's 11 ns for
-// the k shape). One file: no queue work (load_row is measured over one file).
-func queueNs(k int, sortRow config.Duration) float64 {
-	if k < 2 {
-		return 0
-	}
-	return 1.5 * math.Log2(float64(k)) * float64(sortRow)
 }
 
 // leafScan is the chunked walk of the clustered index every build does (the scan of

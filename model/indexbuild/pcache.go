@@ -73,6 +73,7 @@ type tfile struct {
 	size    int64 // bytes written
 	w0, w1  int64 // cache clock before the first and after the last append
 	flushed int64 // leading bytes submitted for write-back
+	cleaned int64 // leading bytes whose DONTNEED write-back has completed (clean pages)
 	dropped int64 // bytes read and dropped from the cache (dontneed)
 	dead    bool
 }
@@ -231,6 +232,31 @@ func (b *build) fileRead(p *sim.Proc, segs []seg, opSize int64) {
 	b.io(p, b.env.Temp, b.env.TempOpLatency, sim.Read, miss, opSize)
 }
 
+// reread reads n more bytes of sort file f around [off, off+span): the tails of readers'
+// buffers past their runs' ends (overRead), which the reader of the next run reads again.
+// The first pread of them was followed by POSIX_FADV_DONTNEED (ddl::pread), which drops the
+// clean pages and keeps those still dirty or under write-back (invalidate_mapping_pages):
+// the share of the range whose write-back had completed comes from the temp device again,
+// the rest is read from the cache. Without a page cache every read is a device read.
+// The caller charges copyNs.
+func (b *build) reread(p *sim.Proc, f *tfile, off, span, n, opSize int64) {
+	if n <= 0 {
+		return
+	}
+	b.res.TempBytesRead += n
+	miss := n
+	if b.pc.on() {
+		miss = 0
+		if b.pc.dontneed && span > 0 {
+			clean := min(span, max(0, f.cleaned-off))
+			miss = int64(float64(n) * float64(clean) / float64(span))
+		}
+	}
+	b.res.PageCacheHitBytes += n - miss
+	b.res.TempDeviceBytesRead += miss
+	b.io(p, b.env.Temp, b.env.TempOpLatency, sim.Read, miss, opSize)
+}
+
 // fileDrop deletes a file's content: its dirty data not yet under write-back is discarded.
 func (b *build) fileDrop(f *tfile) {
 	if f == nil || f.dead {
@@ -303,6 +329,7 @@ func (c *pageCache) writeBack(f *tfile, n int64) {
 	c.b.res.TempDeviceBytesWritten += n
 	c.inflightBytes += n
 	c.b.env.Temp.Submit(sim.Write, n, func() {
+		f.cleaned += n
 		c.inflightBytes -= n
 		c.dirty -= n
 		c.wakeThrottled()

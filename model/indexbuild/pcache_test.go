@@ -79,8 +79,11 @@ func TestPageCacheLargeBuildPaysDeviceIO(t *testing.T) {
 	if small.TempDeviceBytesWritten < small.TempBytesWritten/2 {
 		t.Errorf("1 GiB cache: only %s of %s written to the device", fmtBytes(small.TempDeviceBytesWritten), fmtBytes(small.TempBytesWritten))
 	}
-	if big.TempDeviceBytesRead != 0 {
-		t.Errorf("64 GiB cache: %s read from the device, want 0", fmtBytes(big.TempDeviceBytesRead))
+	// With room for every file only the merge readers' re-reads of pages already written
+	// back and dropped after their first read (overRead, reread) come from the device.
+	if big.TempDeviceBytesRead*2 > small.TempDeviceBytesRead {
+		t.Errorf("64 GiB cache: %s read from the device, 1 GiB: %s; want under half",
+			fmtBytes(big.TempDeviceBytesRead), fmtBytes(small.TempDeviceBytesRead))
 	}
 	if big.Duration() >= small.Duration() {
 		t.Errorf("64 GiB cache %.0f s not faster than 1 GiB %.0f s", secs(big.Duration()), secs(small.Duration()))

@@ -1,6 +1,10 @@
 package indexbuild
 
-import "math"
+import (
+	"math"
+
+	"github.com/ddlsim/ddlsim/model/config"
+)
 
 // This file is the arithmetic of the build: buffer split, run sizes, run and pass counts,
 // file sizes, index page counts. It mirrors the real code's rules so that the simulated
@@ -172,4 +176,49 @@ func (b *build) scanRowNs() float64 {
 		return float64(c)
 	}
 	return float64(b.env.Costs.Row)
+}
+
+// overRead is what one Merge_file_sort pass over a file of fileBytes in runs runs reads
+// beyond the runs themselves. Merge_file_sort::merge_ranges positions each of its two
+// File_readers at the start of a run (Cursor::seek → File_reader::read → seek, ddl0merge.cc
+// and ddl0file-reader.cc), and seek preads min(buffer, file size − offset) bytes from there;
+// read_next continues in whole buffers. A run of r bytes is thus read as ⌈r/buf⌉ buffers,
+// and the tail of the last one belongs to the runs after it, which their own readers read
+// again. Runs are taken as equal (the file's bytes over its runs, the remainder in the last);
+// the reads of the last runs stop at the end of the file. 0 for a single run.
+func overRead(fileBytes, runs, buf int64) int64 {
+	if runs < 2 || fileBytes <= 0 || buf <= 0 {
+		return 0
+	}
+	rb := max(1, fileBytes/runs)
+	rem := fileBytes - runs*rb     // the last run holds the remainder
+	span := ceilDiv(rb, buf) * buf // bytes read from a run's start
+	// Every run but the last reads span bytes, or up to the end of the file when fewer are
+	// left: the run m runs from the end (m >= 2) has m·rb + rem bytes after its start. The
+	// last run is read to the end of the file.
+	tail := min(runs, max(0, ceilDiv(span-rem, rb)-1)) // m = 2..tail are cut short
+	total := rb + rem
+	if tail >= 2 {
+		n := tail - 1
+		total += (runs-1-n)*span + rb*(tail*(tail+1)/2-1) + rem*n
+	} else {
+		total += (runs - 1) * span
+	}
+	return max(0, total-fileBytes)
+}
+
+// queueNs is the CPU, in ns, that Merge_cursor's std::priority_queue over k files adds to
+// each row the load takes (ddl0builder.cc Merge_cursor::fetch pops the smallest reader,
+// Merge_cursor::next pushes it back with its next record): the pop sifts a hole down to a
+// leaf and the last element back up, the push sifts up; per row that is about 1.5·log2 k
+// compares (model/calib BenchmarkCLoadCursor counts 1.00 / 3.58 / 4.93 / 6.11 for k = 2 / 4
+// / 8 / 16; TestCKMergeQueue holds the count within 0.6 of it), each a cmp_rec_rec_simple of
+// two serialized records, which costs about one cached sort level (the same benchmark's
+// increment over one file: 8.8-10.1 ns a compare at k = 4-16 against sort_row's 11 ns for
+// the k shape). One file: no queue work (load_row is measured over one file).
+func queueNs(k int, sortRow config.Duration) float64 {
+	if k < 2 {
+		return 0
+	}
+	return 1.5 * math.Log2(float64(k)) * float64(sortRow)
 }
