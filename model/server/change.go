@@ -25,6 +25,9 @@ const (
 	// page (the insert of a delete-marked id, row_ins_clust_index_entry_by_modify):
 	// btr_search_update_hash_on_delete, then the insert's (ahi_rec_delete + ahi_rec_insert).
 	Update
+	// Remove is btr_cur_optimistic_delete of a delete-marked record (purge's
+	// row_purge_remove_sec_if_poss_leaf): btr_search_update_hash_on_delete (ahi_rec_delete).
+	Remove
 )
 
 // Change is the mini-transaction of one record change on leaf of index ix, which the thread
@@ -85,11 +88,16 @@ func (t *Thread) maintainAHI(ix *schema.Index, leaf schema.PageID, op ChangeOp) 
 		d = c.AHIRecInsert
 	case Update:
 		d = c.AHIRecDelete + c.AHIRecInsert
+	case Remove:
+		d = c.AHIRecDelete
 	}
 	t.xLock(part)
 	t.Charge(d)
-	if op == Insert {
+	switch {
+	case op == Insert:
 		part.entries++
+	case op == Remove && part.entries > 0:
+		part.entries--
 	}
 	t.xUnlock(part)
 	s.Paths.AHIRecChanges++

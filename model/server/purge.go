@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 
-	"github.com/ddlsim/ddlsim/model/bufpool"
 	"github.com/ddlsim/ddlsim/model/schema"
 	"github.com/ddlsim/ddlsim/model/version"
 	"github.com/ddlsim/ddlsim/sim"
@@ -350,30 +349,6 @@ func (p *purgeSys) removeSec(t *Thread, r *UndoRec, sec *schema.Index, leaf int6
 	t.Search(pk, *path, false) // row_search_on_row_ref
 	t.Read(r.Page)             // row_purge_is_unsafe: the older version in the undo log
 	s.Stats.Purge.Lookups += t.Hits + t.Misses - before
-	p.ahiDelete(t, sec, ixLeaf)
-	t.Mtr(redoPurgeRemove) // btr_cur_optimistic_delete's mtr
+	t.Change(sec, ixLeaf, Remove, redoPurgeRemove) // btr_cur_optimistic_delete's mtr
 	s.Stats.Purge.Removed++
-}
-
-// ahiDelete is btr_search_update_hash_on_delete for a record removed from a hashed leaf.
-func (p *purgeSys) ahiDelete(t *Thread, ix *schema.Index, leaf schema.PageID) {
-	s := p.s
-	c := &s.Costs.Path
-	if !s.AHI || c.AHIRecDelete == 0 {
-		return
-	}
-	in := s.InstanceOf(leaf)
-	f := in.BP.Lookup(bufpool.PageID(leaf))
-	if f == bufpool.Nil || !in.BP.HasAHI(f) {
-		return
-	}
-	part := s.ahiPartOf(ix)
-	t.xLock(part)
-	t.Charge(c.AHIRecDelete)
-	if part.entries > 0 {
-		part.entries--
-	}
-	t.xUnlock(part)
-	s.Paths.AHIRecChanges++
-	s.Paths.AHIWriteLatches++
 }
