@@ -81,6 +81,8 @@ server_stop
 awk -v a="$PLAN_T0" -v b="$EPOCHREALTIME" 'BEGIN { printf "plan_seconds\t%.0f\n", b - a }' >"$RESULTS/plan_time.tsv"
 if [ -n "$(ls -A "$RESULTS/runs")" ]; then
   "$LAB_TMP/tidy" "$RESULTS"
+  # a plan may add its own files from the tidy CSVs (plans/osc.sh: osc.csv)
+  if declare -F plan_after_tidy >/dev/null; then plan_after_tidy; fi
 else
   lab_log "no sysbench runs: nothing to tidy (the plan wrote its own files)"
 fi

@@ -77,6 +77,28 @@ func statementName(op string) string {
 	return op
 }
 
+// methoder is a DDL's parameter block that can be run another way than the server's own
+// statement (create_index's method: pt-osc, gh-ost): its validation points are its own.
+type methoder interface{ StatementMethod() string }
+
+// statementOf is the schedule entry's statement as the records key it: the operation, and
+// the tool that runs it when one does ("create_index via pt-osc").
+func statementOf(e config.DDLEvent) string {
+	if m, ok := e.Params.(methoder); ok && m.StatementMethod() != "" {
+		return e.DDL + " via " + m.StatementMethod()
+	}
+	return e.DDL
+}
+
+// displayName is statementOf's key as the console names it: ADD INDEX via pt-osc.
+func displayName(key string) string {
+	op, via, ok := strings.Cut(key, " via ")
+	if !ok {
+		return statementName(key)
+	}
+	return statementName(op) + " via " + via
+}
+
 // Of the scenario: its profile's constants (from sc.Origins and each file's provenance)
 // and its statements' validation records.
 func Of(sc *config.Scenario) *Trust {
@@ -220,7 +242,7 @@ func loadPoints() []point {
 			if sc, err := config.LoadWith(config.ShippedPrefix+strings.TrimPrefix(r.File, "scenarios/"), sets, nil); err == nil {
 				l.family = family(sc.MySQL.Version)
 				for _, e := range sc.Schedule {
-					l.ops = append(l.ops, e.DDL)
+					l.ops = append(l.ops, statementOf(e))
 				}
 			}
 		}
@@ -249,8 +271,8 @@ func records(sc *config.Scenario) ([]Record, []string) {
 	fam := family(sc.MySQL.Version)
 	var ops []string
 	for _, e := range sc.Schedule {
-		if !contains(ops, e.DDL) {
-			ops = append(ops, e.DDL)
+		if k := statementOf(e); !contains(ops, k) {
+			ops = append(ops, k)
 		}
 	}
 	recs := []Record{}
@@ -258,7 +280,7 @@ func records(sc *config.Scenario) ([]Record, []string) {
 	for _, op := range ops {
 		found := false
 		for _, stat := range []string{"duration", "traffic"} {
-			r := Record{Statement: statementName(op), Server: fam, Stat: stat, MinRatio: math.Inf(1), MaxRatio: math.Inf(-1)}
+			r := Record{Statement: displayName(op), Server: fam, Stat: stat, MinRatio: math.Inf(1), MaxRatio: math.Inf(-1)}
 			for _, p := range points() {
 				if p.op != op || p.family != fam || p.stat != stat {
 					continue
@@ -275,7 +297,7 @@ func records(sc *config.Scenario) ([]Record, []string) {
 			}
 		}
 		if !found {
-			none = append(none, statementName(op)+" on "+fam)
+			none = append(none, displayName(op)+" on "+fam)
 		}
 	}
 	return recs, none

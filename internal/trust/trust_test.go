@@ -62,7 +62,9 @@ func TestValidationRecordFromResults(t *testing.T) {
 	}
 	lo, hi, n := math.Inf(1), math.Inf(-1), 0
 	for _, r := range res.Rows {
-		if r.File == "scenarios/lab/ddl.yaml" && strings.HasPrefix(r.Point, "ADD INDEX") && r.Stat == "ddl.duration_s" && r.Role == "predict" {
+		native := r.File == "scenarios/lab/ddl.yaml" && strings.HasPrefix(r.Point, "ADD INDEX") ||
+			r.File == "scenarios/lab/osc.yaml" && strings.HasPrefix(r.Point, "native")
+		if native && r.Stat == "ddl.duration_s" && r.Role == "predict" {
 			lo, hi, n = math.Min(lo, float64(r.Ratio)), math.Max(hi, float64(r.Ratio)), n+1
 		}
 	}
@@ -81,6 +83,34 @@ func TestValidationRecordFromResults(t *testing.T) {
 	}
 	if line := tr.Line(); !strings.Contains(line, "ADD INDEX on MariaDB 10.11: its duration within "+ratioRange(lo, hi)+" of measured") {
 		t.Errorf("line: %s", line)
+	}
+	// The same statement run by pt-online-schema-change has its own record, from the lab's
+	// pt-osc rows only (its native points are not its trust, nor the other way round).
+	lo, hi, n = math.Inf(1), math.Inf(-1), 0
+	for _, r := range res.Rows {
+		if r.File == "scenarios/lab/osc.yaml" && strings.HasPrefix(r.Point, "pt-osc") && r.Stat == "ddl.duration_s" && r.Role == "predict" {
+			lo, hi, n = math.Min(lo, float64(r.Ratio)), math.Max(hi, float64(r.Ratio)), n+1
+		}
+	}
+	osc, err := config.LoadWith("../../scenarios/lab/osc.yaml", []string{"method=pt-osc"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for i, r := range Of(osc).Validation {
+		if r.Stat == "duration" {
+			got = &Of(osc).Validation[i]
+		}
+	}
+	if n == 0 || got == nil || got.Statement != "ADD INDEX via pt-osc" || got.Points != n || got.MinRatio != lo || got.MaxRatio != hi {
+		t.Fatalf("pt-osc record %+v, want ADD INDEX via pt-osc, %d points %.3f-%.3f", got, n, lo, hi)
+	}
+	gh, err := config.LoadWith("../../scenarios/lab/osc.yaml", []string{"method=gh-ost", "mysql.log_bin=true"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := Of(gh); len(tr.Validation) != 0 || !strings.Contains(tr.Line(), "ADD INDEX via gh-ost on MariaDB 10.11: never compared with a measurement") {
+		t.Errorf("gh-ost: %+v\n%s", tr, tr.Line())
 	}
 	// A statement never compared on this flavour says so.
 	sc := load(t, "../../scenarios/quickstart.yaml")

@@ -27,10 +27,10 @@ sb_start() {
   stamp <"$dir/$out.fifo" >"$dir/$out" &
   SB_STAMP_PID=$!
   lab_track "$SB_STAMP_PID"
-  printf '%s\n' sysbench oltp_read_write "${SB_ARGS[@]}" --tables="$LOAD_TABLES" --table-size="$LOAD_ROWS" \
+  printf '%s\n' "${LAB_PRIO[@]}" sysbench oltp_read_write "${SB_ARGS[@]}" --tables="$LOAD_TABLES" --table-size="$LOAD_ROWS" \
     --threads="$THREADS" --rand-type="$RAND_TYPE" --time="$secs" --report-interval=1 --histogram=on \
     --percentile=95 run >"$dir/$out.cmd"
-  timeout --kill-after=10 $((secs + 60)) stdbuf -oL sysbench oltp_read_write "${SB_ARGS[@]}" \
+  timeout --kill-after=10 $((secs + 60)) "${LAB_PRIO[@]}" stdbuf -oL sysbench oltp_read_write "${SB_ARGS[@]}" \
     --tables="$LOAD_TABLES" --table-size="$LOAD_ROWS" --threads="$THREADS" --rand-type="$RAND_TYPE" \
     --time="$secs" --report-interval=1 --histogram=on --percentile=95 run >"$dir/$out.fifo" 2>&1 &
   SB_PID=$!
@@ -63,6 +63,7 @@ sb_kill() {
   rm -f "$1"/*.fifo
 }
 
+RUN_LOADAVG0=
 run_meta() {
   local dir=$1
   shift
@@ -74,6 +75,8 @@ run_meta() {
     printf 'tables=%s\nrows_per_table=%s\nspare_tables=%s\n' "$LOAD_TABLES" "$LOAD_ROWS" "$LOAD_SPARE"
     printf 'data_bytes=%s\n' "$LOADED_BYTES"
     printf 'threads=%s\nrand_type=%s\n' "$THREADS" "$RAND_TYPE"
+    printf 'lab_nice=%s\n' "$LAB_NICE"
+    printf 'loadavg_begin=%s\nloadavg_end=%s\n' "$RUN_LOADAVG0" "$(loadavg)"
     local kv
     for kv in "$@"; do printf '%s\n' "$kv"; done
   } >"$dir/meta.env"
@@ -99,6 +102,7 @@ run_baseline() {
   local name=$1 role=$2 secs=$3 dir="$RESULTS/runs/$1"
   mkdir -p "$dir"
   lab_log "run $name: baseline $secs s, pool $CUR_POOL, role $role"
+  RUN_LOADAVG0=$(loadavg)
   server_record "$dir"
   sql_named "SHOW GLOBAL STATUS" >"$dir/status_begin.tsv"
   sampler_start "$dir" $((secs + 5))
@@ -116,10 +120,26 @@ run_baseline() {
 
 # run_ddl NAME ROLE OP TABLE PRE POST MAXDDL STATEMENT: sysbench for PRE seconds, then the
 # statement (bounded by MAXDDL seconds) on its own connection, then POST more seconds of load.
-run_ddl() {
+run_ddl() { _run_ddl "${@:1:8}" _ddl_sql "$8"; }
+
+# run_ddl_cmd NAME ROLE OP TABLE PRE POST MAXDDL CMD [ARG...]: the same with a client program as
+# the DDL (pt-online-schema-change), run under LAB_PRIO and bounded by MAXDDL seconds; each line
+# of its output (stdout and stderr) is stamped with its arrival time in ddl.out.
+run_ddl_cmd() { _run_ddl "${@:1:7}" "${*:8}" _ddl_cmd "${@:8}"; }
+
+_ddl_sql() { SQL_TIMEOUT=$DDL_MAX sql_named "$1" >"$DDL_DIR/ddl.out" 2>&1; }
+_ddl_cmd() {
+  timeout --kill-after=10 "$DDL_MAX" "${LAB_PRIO[@]}" "$@" 2>&1 | stamp >"$DDL_DIR/ddl.out"
+  return "${PIPESTATUS[0]}"
+}
+
+# _run_ddl NAME ROLE OP TABLE PRE POST MAXDDL STATEMENT EXEC [ARG...]: EXEC ARG... runs the DDL.
+_run_ddl() {
   local name=$1 role=$2 op=$3 table=$4 pre=$5 post=$6 maxddl=$7 stmt=$8 dir="$RESULTS/runs/$1"
+  shift 8
   mkdir -p "$dir"
   lab_log "run $name: $op $table under load (pre $pre s, post $post s), pool $CUR_POOL"
+  RUN_LOADAVG0=$(loadavg)
   server_record "$dir"
   sql_named "SHOW GLOBAL STATUS" >"$dir/status_begin.tsv"
   local total=$((pre + maxddl + post))
@@ -129,7 +149,7 @@ run_ddl() {
   sb_start "$dir" "$total" sysbench.log
   sleep_until "$(awk -v t="$t0" -v p="$pre" 'BEGIN { printf "%.6f", t + p }')"
   local ds=$EPOCHREALTIME drc=0
-  SQL_TIMEOUT=$maxddl sql_named "$stmt" >"$dir/ddl.out" 2>&1 || drc=$?
+  DDL_DIR=$dir DDL_MAX=$maxddl "$@" || drc=$?
   local de=$EPOCHREALTIME
   lab_log "  $op took $(awk -v a="$ds" -v b="$de" 'BEGIN { printf "%.2f", b - a }') s (exit $drc)"
   sleep "$post"

@@ -57,7 +57,8 @@ server_start() {
   SERVER_PORT=$(free_port) || lab_die "no free port"
   server_args "$pool"
   lab_log "start mariadbd pool=$pool port=$SERVER_PORT"
-  mariadbd "${SERVER_ARGS[@]}" >>"$LAB_TMP/mariadbd.out" 2>&1 &
+  # LAB_PRIO's nice and ionice exec mariadbd, so $! is mariadbd's own PID.
+  "${LAB_PRIO[@]}" mariadbd "${SERVER_ARGS[@]}" >>"$LAB_TMP/mariadbd.out" 2>&1 &
   SERVER_PID=$!
   echo "$SERVER_PID" >"$LAB_TMP/server.pid"
   local i
@@ -101,7 +102,7 @@ server_restart() {
 # STATUS at this moment.
 server_record() {
   local dir=$1
-  printf '%s\n' mariadbd "${SERVER_ARGS[@]}" >"$dir/server_args.txt"
+  printf '%s\n' "${LAB_PRIO[@]}" mariadbd "${SERVER_ARGS[@]}" >"$dir/server_args.txt"
   sql_named "SHOW GLOBAL VARIABLES" >"$dir/variables.tsv"
   sql_named "SELECT VERSION()" >"$dir/version.txt"
 }

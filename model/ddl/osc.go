@@ -156,6 +156,15 @@ func (o *CreateIndex) oscCheck(sc *config.Scenario, c *config.Checker) {
 	}
 }
 
+// StatementMethod is how the statement is run for the validation records
+// (internal/trust): "" for the server's own ALTER, else the tool.
+func (o *CreateIndex) StatementMethod() string {
+	if m := o.methodName(); m != "native" {
+		return m
+	}
+	return ""
+}
+
 func (o *CreateIndex) methodName() string {
 	if o.Method == "" {
 		return "native"
