@@ -96,6 +96,7 @@ func applyDefaults(sc *Scenario, given func(path string) bool) {
 	def("mysql.innodb_parallel_read_threads", m.ParallelReadThreads == 0, func() { m.ParallelReadThreads = dv.ParallelReads(sc.HardwareProfile.Cores) })
 	def("mysql.innodb_purge_threads", m.PurgeThreads == 0, func() { m.PurgeThreads = dv.PurgeThreads })
 	def("mysql.innodb_purge_batch_size", m.PurgeBatchSize == 0, func() { m.PurgeBatchSize = dv.PurgeBatchSize })
+	def("mysql.innodb_autoinc_lock_mode", m.AutoIncLockMode == nil, func() { m.AutoIncLockMode = ptr(dv.AutoIncLockMode) })
 	def("mysql.alter_table_progress", m.AlterTableProgress == nil, func() { m.AlterTableProgress = ptr(true) })
 
 	// The default policy is the one the version itself runs: community scans before 8.0.23,

@@ -354,6 +354,11 @@ type MySQL struct {
 	// (model/server purge.go). Unset, the version's defaults.
 	PurgeThreads   int `yaml:"innodb_purge_threads"`
 	PurgeBatchSize int `yaml:"innodb_purge_batch_size"`
+	// AutoIncLockMode is innodb_autoinc_lock_mode (0 traditional, 1 consecutive, 2
+	// interleaved): when an insert takes the table's AUTO-INC lock (model/server autoinc.go;
+	// what makes pt-online-schema-change's triggers wait for its copy). Unset, the
+	// version's default (2 on MySQL 8.0+, 1 before and on MariaDB).
+	AutoIncLockMode *int `yaml:"innodb_autoinc_lock_mode,omitempty"`
 	// Ignored lists the real server variables the mysql: block set that the model does not
 	// read (innodb_flush_method, max_connections), canonically spelled, in file order: the
 	// loader warns about them once; they change nothing and are not part of the

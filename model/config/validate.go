@@ -77,6 +77,7 @@ var rules = []rule{
 	{"mysql.innodb_online_alter_log_max_size", zeroOr(atLeast(64*KiB, "a size of at least 64KiB (the server's minimum)"))},
 	{"mysql.innodb_ddl_buffer_size", between(64*KiB, 4*GiB-1)},
 	{"mysql.innodb_parallel_read_threads", between(1, 256)},
+	{"mysql.innodb_autoinc_lock_mode", between(0, 2)},
 	{"mysql.rocksdb_merge_buf_size", zeroOr(atLeast(100, "a size of at least 100 bytes (MyRocks' minimum; 0 = default)"))},
 	{"mysql.rocksdb_merge_combine_read_size", zeroOr(atLeast(100, "a size of at least 100 bytes (MyRocks' minimum; 0 = default)"))},
 

@@ -189,6 +189,9 @@ type OSCStats struct {
 	Pauses    []pause
 	// ChunkStarts is when each chunk's copy began.
 	ChunkStarts []sim.Time
+	// TriggerAutoIncLocks counts the trigger REPLACEs that took the shadow's AUTO-INC table
+	// lock (osc_rows.go).
+	TriggerAutoIncLocks int64
 }
 
 // shadow is the tool's new table: the original's shape plus the new index, in a new
@@ -201,6 +204,7 @@ type shadow struct {
 	path []schema.PageID
 	undo schema.PageID
 	uses int
+	rows shadowRows // pt-osc: which ids its triggers find there (osc_rows.go)
 }
 
 func newShadow(srv *server.Server, tab *schema.Table, columns []string, suffix string) *shadow {
@@ -286,9 +290,7 @@ func copyChunk(t *server.Thread, src *schema.Table, sh *shadow, lo, hi int64, ex
 		first, last := ix.LeafOf(lo), ix.LeafOf(hi-1)
 		path = ix.Path(path[:0], first)
 		t.Search(ix, path, false)
-		for l := first + 1; l <= last; l++ {
-			t.Read(ix.Leaf(l))
-		}
+		t.ScanLeaves(ix, first+1, last) // with linear read-ahead (model/server readahead.go)
 		t.Charge(sim.Time(hi-lo) * co.Row)
 	}
 	roundTrip(t, 1)
@@ -297,12 +299,23 @@ func copyChunk(t *server.Thread, src *schema.Table, sh *shadow, lo, hi int64, ex
 	start := t.Now()
 	roundTrip(t, 1)
 	t.LogFreeCheck()
+	// INSERT ... SELECT (SQLCOM_INSERT_SELECT, never a simple insert): its first row takes the
+	// shadow's AUTO-INC table lock under innodb_autoinc_lock_mode 0 and 1, and the statement
+	// holds it to its end. The commit releases it with the row locks, before the log flush.
+	autoinc := t.Srv.InsertAutoInc(sh.tab, false)
+	if autoinc {
+		t.LockAutoInc(sh.tab)
+	}
 	read() // INSERT ... SELECT ... LOCK IN SHARE MODE
 	for id := lo; id < hi; id++ {
 		t.Charge(co.Row)
 		sh.writeRow(t, id)
 	}
 	t.LogRows(sh.tab, hi-lo)
+	if autoinc {
+		t.Pay()
+		t.UnlockAutoInc(sh.tab)
+	}
 	t.CommitWait()
 	t.Pay()
 	return t.Now() - start
@@ -355,12 +368,7 @@ func (o *CreateIndex) runPtOSC(x *Exec) {
 		return server.ScanStats{}
 	})
 	// The triggers: each CREATE TRIGGER takes X on the table (mysql_create_or_drop_trigger).
-	trigger := func(ct *server.Thread, id int64) {
-		ct.Charge(srv.Costs.Statement)
-		sh.writeRow(ct, id)
-		ct.LogRows(sh.tab, 1)
-		st.TriggerRows++
-	}
+	trigger := ptTrigger(srv, sh, st)
 	ok := true
 	x.Phase("create_triggers", func() server.ScanStats {
 		for i := 0; i < 3 && ok; i++ {
@@ -392,6 +400,7 @@ func (o *CreateIndex) runPtOSC(x *Exec) {
 			hi := min(lo+size, rows)
 			st.ChunkStarts = append(st.ChunkStarts, t.Now())
 			d := copyChunk(t, tab, sh, lo, hi, 8)
+			sh.rows.advance(hi)
 			st.Chunks++
 			st.RowsCopied += hi - lo
 			st.ChunkSizes = append(st.ChunkSizes, hi-lo)

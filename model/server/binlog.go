@@ -42,8 +42,17 @@ type binlog struct {
 type BinlogReader struct{ IDs []int64 }
 
 // Trigger is a table's AFTER INSERT/UPDATE/DELETE trigger body, run in the changing
-// thread's statement and transaction for row id.
-type Trigger func(t *Thread, id int64)
+// thread's statement and transaction for row id, changed by op.
+type Trigger func(t *Thread, id int64, op RowOp)
+
+// RowOp is the kind of a client's row change, as a trigger sees it.
+type RowOp uint8
+
+const (
+	RowUpdate RowOp = iota // UPDATE: the AFTER UPDATE trigger
+	RowDelete              // DELETE: the AFTER DELETE trigger
+	RowInsert              // INSERT: the AFTER INSERT trigger
+)
 
 func (s *Server) binlogOf() *binlog {
 	if s.binlog == nil && s.Scenario.MySQL.LogBin {
@@ -110,9 +119,9 @@ func (s *Server) BinlogBytes() (bytes, groups uint64) {
 	return 0, 0
 }
 
-// RowChanged is one row change of t's statement on tab (row id): its row event goes to the
-// transaction's binlog cache, and tab's trigger runs in the same transaction.
-func (t *Thread) RowChanged(tab *schema.Table, id int64) {
+// RowChanged is one row change (op) of t's statement on tab (row id): its row event goes to
+// the transaction's binlog cache, and tab's trigger runs in the same transaction.
+func (t *Thread) RowChanged(tab *schema.Table, id int64, op RowOp) {
 	s := t.Srv
 	if b := s.binlogOf(); b != nil {
 		t.LogRows(tab, 1)
@@ -121,7 +130,7 @@ func (t *Thread) RowChanged(tab *schema.Table, id int64) {
 		}
 	}
 	if f := s.triggers[tab]; f != nil {
-		f(t, id)
+		f(t, id, op)
 	}
 }
 

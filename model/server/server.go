@@ -75,6 +75,8 @@ type Server struct {
 	ahiParts []*ahiPart
 	// mdl holds each table's metadata lock (mdl.go).
 	mdl map[*schema.Table]*mdlLock
+	// autoinc holds each table's AUTO-INC table lock (autoinc.go).
+	autoinc map[*schema.Table]*autoIncLock
 	// lazy: the policy frees stale pages where it meets them (its Traits).
 	lazy   bool
 	Spaces Spaces
@@ -150,6 +152,11 @@ type Stats struct {
 	// MDLWaits counts metadata-lock requests that had to wait, MDLWaitNs their total wait,
 	// MDLTimeouts those that gave up at lock_wait_timeout.
 	MDLWaits, MDLWaitNs, MDLTimeouts, MDLDeadlocks uint64
+	// ReadAhead counts pages read by linear read-ahead (Innodb_buffer_pool_read_ahead),
+	// ReadAheadBatches the extents it was triggered for (readahead.go).
+	ReadAhead, ReadAheadBatches uint64
+	// AutoInc counts the AUTO-INC table lock's grants and waits (autoinc.go).
+	AutoInc AutoIncStats
 	// MDLWaiting is a gauge: threads waiting for a metadata lock now.
 	MDLWaiting int64
 	// ThreadsRunning is a gauge: connections executing a command now (running.go).

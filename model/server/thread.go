@@ -21,6 +21,11 @@ type Thread struct {
 	Internal bool
 	// Per-thread counters a caller may read (a DDL's work).
 	Hits, Misses uint64
+	// readAhead marks a background read-ahead reader (readahead.go): its reads are not misses.
+	readAhead bool
+	// seqLast, seqRun: the last leaf ScanLeaves read and the in-order run within its extent.
+	seqLast schema.PageID
+	seqRun  int
 	// commitJoin puts the thread in the group commit's waiters (CommitWait), bound once.
 	commitJoin func()
 	// binlogCache is the binary-log bytes of the transaction's row events (binlog.go).
@@ -257,9 +262,13 @@ func (t *Thread) readInto(in *Instance, pid schema.PageID, doRead bool, f bufpoo
 		t.Charge(s.Costs.PageReadCPU)
 		t.IO(s.Data, sim.Read, s.PageSize)
 		bp.SetIOFix(f, bufpool.IONone)
-		s.Stats.Misses++
 		s.Stats.PagesRead++
-		t.Misses++
+		if t.readAhead {
+			s.Stats.ReadAhead++
+		} else {
+			s.Stats.Misses++
+			t.Misses++
+		}
 	}
 	return f
 }

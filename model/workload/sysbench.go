@@ -385,13 +385,26 @@ func (sb *sysbench) indexUpdate(c *client, tab *schema.Table, id int64) {
 	c.t.Mtr(redoUpdateKey) // the undo record's mtr
 }
 
+// rowOp is the statement a clustered change of writePK belongs to: UPDATE in place, DELETE
+// (the delete mark), INSERT (sysbench re-inserts the id it deleted over the delete-marked
+// record).
+func rowOp(op server.ChangeOp) server.RowOp {
+	switch op {
+	case server.DeleteMark:
+		return server.RowDelete
+	case server.Update, server.Insert:
+		return server.RowInsert
+	}
+	return server.RowUpdate
+}
+
 // writePK descends the primary key to row id's leaf and changes the record (op, a mtr of
 // redo bytes: Thread.Change, charged with the access-path costs on).
 func (c *client) writePK(tab *schema.Table, id int64, op server.ChangeOp, redo int) {
 	c.path = tab.Primary.Path(c.path[:0], tab.Primary.LeafOf(id))
 	c.t.Search(tab.Primary, c.path, true)
 	c.t.Change(tab.Primary, c.path[len(c.path)-1], op, redo)
-	c.t.RowChanged(tab, id) // its binlog event and the table's triggers
+	c.t.RowChanged(tab, id, rowOp(op)) // its binlog event and the table's triggers
 }
 
 // The redo bytes per mini-transaction of each write statement (MariaDB 10.11's records,
@@ -467,7 +480,7 @@ func (sb *sysbench) insert(c *client, tab *schema.Table, id int64) {
 	c.path = ix.Path(c.path[:0], ix.LeafPages()-1)
 	c.t.Search(ix, c.path, true)
 	c.t.Change(ix, c.path[len(c.path)-1], server.Insert, redoInsertNew)
-	c.t.RowChanged(tab, id)
+	c.t.RowChanged(tab, id, server.RowInsert)
 	for _, sec := range tab.Secondary {
 		c.path = sec.Path(c.path[:0], secLeaf(sec, id))
 		c.t.Search(sec, c.path, true)
